@@ -1,0 +1,144 @@
+package compiler
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/tailscale/hujson"
+)
+
+// hujsonPos matches the position hujson puts in front of its syntax errors.
+var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+
+// parseJSONC parses a JSONC document (comments allowed, trailing commas not,
+// as the spec says) into a node tree. Syntax problems are reported in d with
+// file, line and column; the tree is nil when the file cannot be used.
+func parseJSONC(file string, src []byte, d *diags) *node {
+	if !checkBytes(file, src, d) {
+		return nil
+	}
+	v, err := hujson.Parse(src)
+	if err != nil {
+		pos := Pos{File: file, Line: 1, Col: 1}
+		msg := err.Error()
+		if m := hujsonPos.FindStringSubmatch(msg); m != nil {
+			pos.Line, _ = strconv.Atoi(m[1])
+			pos.Col, _ = strconv.Atoi(m[2])
+			msg = m[3]
+		}
+		d.errorf(pos, CodeSyntax, "%s", msg)
+		return nil
+	}
+	l := newLines(file, src)
+	conv := &jsoncConv{src: src, lines: l, d: d}
+	n := conv.value(&v, 0)
+	if d.failed() {
+		return nil
+	}
+	return n
+}
+
+type jsoncConv struct {
+	src   []byte
+	lines *lines
+	d     *diags
+}
+
+func (c *jsoncConv) value(v *hujson.Value, depth int) *node {
+	pos := c.lines.pos(v.StartOffset)
+	if depth > maxDepth {
+		c.d.errorf(pos, CodeTooDeep, "nesting deeper than %d levels", maxDepth)
+		return nil
+	}
+	switch t := v.Value.(type) {
+	case hujson.Literal:
+		return c.literal(t, pos)
+	case *hujson.Object:
+		n := &node{kind: kindObject, pos: pos}
+		if k := len(t.Members); k > 0 {
+			c.trailingComma(&t.Members[k-1].Value)
+		}
+		seen := map[string]Pos{}
+		for i := range t.Members {
+			m := &t.Members[i]
+			keyPos := c.lines.pos(m.Name.StartOffset)
+			key := m.Name.Value.(hujson.Literal).String()
+			if prev, dup := seen[key]; dup {
+				c.d.warnf(keyPos, CodeDuplicateKey, "duplicate key %q (first at %s); the later value wins", key, prev)
+			}
+			seen[key] = keyPos
+			val := c.value(&m.Value, depth+1)
+			if val == nil {
+				return nil
+			}
+			n.members = append(n.members, member{key: key, keyPos: keyPos, val: val})
+		}
+		n.members = dedupe(n.members)
+		return n
+	case *hujson.Array:
+		n := &node{kind: kindArray, pos: pos}
+		if k := len(t.Elements); k > 0 {
+			c.trailingComma(&t.Elements[k-1])
+		}
+		for i := range t.Elements {
+			e := c.value(&t.Elements[i], depth+1)
+			if e == nil {
+				return nil
+			}
+			n.elems = append(n.elems, e)
+		}
+		return n
+	}
+	c.d.errorf(pos, CodeSyntax, "unexpected value")
+	return nil
+}
+
+// trailingComma reports a comma after the last member or element: hujson
+// accepts it, the spec does not ("Trailing commas are not supported").
+func (c *jsoncConv) trailingComma(last *hujson.Value) {
+	if last.AfterExtra == nil {
+		return
+	}
+	off := last.EndOffset + len(last.AfterExtra)
+	c.d.errorf(c.lines.pos(off), CodeTrailingComma, "trailing comma is not supported")
+}
+
+func (c *jsoncConv) literal(lit hujson.Literal, pos Pos) *node {
+	switch lit.Kind() {
+	case 'n':
+		return &node{kind: kindNull, pos: pos}
+	case 't', 'f':
+		return &node{kind: kindBool, pos: pos, boolean: lit.Bool()}
+	case '"':
+		return &node{kind: kindString, pos: pos, str: lit.String()}
+	case '0':
+		f, err := strconv.ParseFloat(string(lit), 64)
+		if err != nil {
+			c.d.errorf(pos, CodeSyntax, "invalid number %s", lit)
+			return nil
+		}
+		return &node{kind: kindNumber, pos: pos, num: f}
+	}
+	c.d.errorf(pos, CodeSyntax, "invalid literal %s", fmt.Sprint(lit))
+	return nil
+}
+
+// dedupe keeps the last occurrence of each key, at the position of its first
+// occurrence, so that a later value wins while declaration order is stable.
+func dedupe(ms []member) []member {
+	last := map[string]int{}
+	for i, m := range ms {
+		last[m.key] = i
+	}
+	if len(last) == len(ms) {
+		return ms
+	}
+	out := ms[:0:0]
+	for i, m := range ms {
+		if last[m.key] == i {
+			out = append(out, m)
+		}
+	}
+	return out
+}

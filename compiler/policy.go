@@ -1,0 +1,145 @@
+package compiler
+
+// Action is what a rule decides. The order is the order of restriction:
+// deny > ask > allow, so the most restrictive of two actions is the larger.
+type Action int
+
+const (
+	ActionNone Action = iota
+	Allow
+	Ask
+	Deny
+)
+
+func (a Action) String() string {
+	switch a {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return "none"
+}
+
+// ParseAction reads an action as written in a rule file.
+func ParseAction(s string) (Action, bool) {
+	switch s {
+	case "allow":
+		return Allow, true
+	case "ask":
+		return Ask, true
+	case "deny":
+		return Deny, true
+	}
+	return ActionNone, false
+}
+
+// Rule is one pattern of a pattern map, as written, with its source position.
+type Rule struct {
+	Pattern string
+	Action  Action
+	Reason  string
+	Pos     Pos
+}
+
+// Surface is one key of a permission map: a tool name, "path", "bash", "mcp"
+// or "skill". A string value is a surface with one "*" rule and Shorthand set.
+type Surface struct {
+	Name      string
+	Rules     []Rule
+	Shorthand bool
+	Pos       Pos
+}
+
+// Permission is a decoded "permission" object: the universal fallback (the
+// "*" key) and the surfaces in declaration order.
+type Permission struct {
+	Fallback *Rule
+	Surfaces []*Surface
+}
+
+// Surface returns the named surface or nil.
+func (p *Permission) Surface(name string) *Surface {
+	for _, s := range p.Surfaces {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// ShellTool is a shellTools entry: a tool that is really a shell.
+type ShellTool struct {
+	CommandArgument string `json:"commandArgument"`
+	WorkdirArgument string `json:"workdirArgument,omitempty"`
+	DecisionFloor   string `json:"decisionFloor,omitempty"`
+	Pos             Pos    `json:"-"`
+}
+
+// AutoReview holds the autoReview knobs. They are decoded and validated now;
+// the authorizer that uses them is built on the ask path.
+type AutoReview struct {
+	Enabled                       bool   `json:"enabled"`
+	Provider                      string `json:"provider,omitempty"`
+	Model                         string `json:"model,omitempty"`
+	Reasoning                     string `json:"reasoning"`
+	TimeoutMs                     int    `json:"timeoutMs"`
+	MaxAttempts                   int    `json:"maxAttempts"`
+	MaxOutputTokens               int    `json:"maxOutputTokens"`
+	TranscriptMessageTokens       int    `json:"messageTokens"`
+	TranscriptToolTokens          int    `json:"toolTokens"`
+	TranscriptMaxUntrustedEntries int    `json:"maxUntrustedEntries"`
+}
+
+// Knobs are the runtime settings of policy.jsonc besides the permission map.
+type Knobs struct {
+	YoloMode               bool                 `json:"yoloMode"`
+	ShellTools             map[string]ShellTool `json:"shellTools,omitempty"`
+	AuthorizerChain        []string             `json:"authorizerChain"`
+	AutoReview             AutoReview           `json:"autoReview"`
+	DebugLog               bool                 `json:"debugLog"`
+	PermissionReviewLog    bool                 `json:"permissionReviewLog"`
+	DoublePressToConfirm   bool                 `json:"doublePressToConfirm"`
+	ForwardingTimeoutMs    int                  `json:"forwardingTimeoutMs"`
+	PromptMaxRows          int                  `json:"promptMaxRows"`
+	PromptFieldMaxWidth    int                  `json:"promptFieldMaxWidth"`
+	ReviewLogFieldMaxWidth int                  `json:"reviewLogFieldMaxWidth"`
+}
+
+// DefaultKnobs are the spec's defaults for every runtime knob.
+func DefaultKnobs() Knobs {
+	return Knobs{
+		AuthorizerChain: []string{},
+		AutoReview: AutoReview{
+			Enabled:                       true,
+			Reasoning:                     "low",
+			TimeoutMs:                     30000,
+			MaxAttempts:                   2,
+			MaxOutputTokens:               4000,
+			TranscriptMessageTokens:       10000,
+			TranscriptToolTokens:          10000,
+			TranscriptMaxUntrustedEntries: 40,
+		},
+		PermissionReviewLog:    true,
+		DoublePressToConfirm:   true,
+		ForwardingTimeoutMs:    600000,
+		PromptMaxRows:          24,
+		PromptFieldMaxWidth:    400,
+		ReviewLogFieldMaxWidth: 1000,
+	}
+}
+
+// Policy is a decoded policy.jsonc.
+type Policy struct {
+	Permission Permission
+	Knobs      Knobs
+}
+
+// Agent is the permission part of one agent's frontmatter.
+type Agent struct {
+	Name       string
+	Permission Permission
+	Pos        Pos
+}

@@ -1,0 +1,146 @@
+package facts
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Call is one tool call as the host hands it over.
+type Call struct {
+	// Tool is the tool's registered name.
+	Tool string `json:"tool"`
+	// Input is the tool's arguments object.
+	Input map[string]any `json:"input"`
+	// Registered lists the tools registered in the session. When it is not
+	// nil, a tool outside it is blocked before any rule.
+	Registered []string `json:"registered,omitempty"`
+	// Agent is the active agent, if any.
+	Agent string `json:"agent,omitempty"`
+}
+
+// ShellTool marks a tool as a shell (the policy's shellTools).
+type ShellTool struct {
+	CommandArgument string
+	WorkdirArgument string
+	DecisionFloor   string
+}
+
+// Env is what facts need to know about the host.
+type Env struct {
+	// Cwd is the session's working directory; Home the user's home.
+	Cwd, Home string
+	// FS resolves symbolic links; nil means the host's file system.
+	FS FS
+	// ShellTools are the policy's aliased shells by tool name.
+	ShellTools map[string]ShellTool
+}
+
+func (e *Env) fs() FS {
+	if e.FS == nil {
+		return OSFS{}
+	}
+	return e.FS
+}
+
+// Input is the document the Rego library decides on (input in Rego).
+type Input struct {
+	Tool         string  `json:"tool"`
+	Unregistered bool    `json:"unregistered"`
+	Agent        string  `json:"agent,omitempty"`
+	Checks       []Check `json:"checks"`
+	// Floor is "ask" when a shell tool's decisionFloor applies.
+	Floor string `json:"floor,omitempty"`
+}
+
+// Check is one value the call is gated on, on one surface: a path (surface
+// "path"), the tool's own value (surface = the tool's name, "mcp", "skill")
+// or a bash unit (surface "bash"). Forms are groups of spellings of the
+// value: the most specific rule is found within each group, and the most
+// restrictive group wins (R2).
+type Check struct {
+	Surface string     `json:"surface"`
+	Value   string     `json:"value"`
+	Forms   [][]string `json:"forms"`
+	Origin  string     `json:"origin,omitempty"`
+	Error   string     `json:"error,omitempty"`
+}
+
+// pathTools take a "path" argument that is their surface's value; the
+// search tools default to the working directory.
+var pathTools = map[string]bool{"read": true, "write": true, "edit": true, "find": true, "grep": true, "ls": true}
+
+var searchTools = map[string]bool{"find": true, "grep": true, "ls": true}
+
+// Build extracts the facts of one call. It never decides: every check it
+// returns goes to the Rego library.
+func Build(call Call, env Env) *Input {
+	in := &Input{Tool: call.Tool, Agent: call.Agent}
+	if call.Registered != nil && !slices.Contains(call.Registered, call.Tool) {
+		in.Unregistered = true
+	}
+	args := call.Input
+	if args == nil {
+		args = map[string]any{}
+	}
+	cwd := path.Clean(env.Cwd)
+	if st, ok := env.ShellTools[call.Tool]; ok || call.Tool == "bash" {
+		if !ok {
+			st = ShellTool{CommandArgument: "command"}
+		}
+		in.Checks = env.shellChecks(args, st, cwd)
+		if st.DecisionFloor == "ask" {
+			in.Floor = "ask"
+		}
+		return in
+	}
+	switch {
+	case call.Tool == "mcp":
+		if a, ok := args["arguments"].(map[string]any); ok {
+			if p, ok := a["path"].(string); ok && p != "" {
+				in.Checks = append(in.Checks, env.pathCheck(p, cwd))
+			}
+		}
+		targets := MCPTargets(args)
+		in.Checks = append(in.Checks, Check{Surface: "mcp", Value: targets[0], Forms: [][]string{targets}})
+	case call.Tool == "skill":
+		name, _ := args["name"].(string)
+		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
+	default:
+		p, isPath := args["path"].(string)
+		if (p == "" || !isPath) && searchTools[call.Tool] {
+			p, isPath = ".", true
+		}
+		if !isPath || p == "" {
+			in.Checks = append(in.Checks, Check{Surface: call.Tool, Forms: [][]string{{""}}})
+			break
+		}
+		pc := env.pathCheck(p, cwd)
+		in.Checks = append(in.Checks, pc, Check{Surface: call.Tool, Value: pc.Value, Forms: pc.Forms, Error: pc.Error})
+	}
+	return in
+}
+
+// pathCheck gates one path on the path surface.
+func (e *Env) pathCheck(value, base string) Check {
+	f := e.PathForms(value, base)
+	return Check{Surface: "path", Value: value, Forms: [][]string{f.Referenced, f.Canonical}, Error: f.Err}
+}
+
+// shellChecks gates a shell command. Until bash decomposition lands the whole
+// command is one unit; a workdir argument is itself gated as a path (R10).
+func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check {
+	var checks []Check
+	if st.WorkdirArgument != "" {
+		if wd, ok := args[st.WorkdirArgument].(string); ok && wd != "" {
+			checks = append(checks, e.pathCheck(wd, cwd))
+		}
+	}
+	cmd, ok := args[st.CommandArgument].(string)
+	unit := Check{Surface: "bash", Value: strings.TrimSpace(cmd)}
+	unit.Forms = [][]string{{unit.Value}}
+	if !ok {
+		unit.Error = "the command argument " + st.CommandArgument + " is missing or not a string"
+	}
+	return append(checks, unit)
+}

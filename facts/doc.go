@@ -1,0 +1,40 @@
+// Package facts turns one tool call into the input document that regate's
+// Rego library decides on. It extracts facts and never decides.
+//
+// # The input document
+//
+//	{
+//	  "tool": "read",              // the tool's registered name
+//	  "unregistered": false,       // the session lists tools and this is not one
+//	  "agent": "reviewer",         // the active agent, if any
+//	  "floor": "ask",              // a shell tool's decisionFloor, if any
+//	  "checks": [                  // every value the call is gated on, in order
+//	    {"surface": "path", "value": ".env",
+//	     "forms": [[".env", "/home/u/repo/.env"], ["/home/u/repo/.env", ".env"]]},
+//	    {"surface": "read", "value": ".env", "forms": […]}
+//	  ]
+//	}
+//
+// A check's forms are groups of spellings of its value; the most specific
+// rule is found within each group and the most restrictive group wins. For a
+// path the groups are the referenced and the canonical (symlink-resolved)
+// spellings; for mcp, the derived targets; for skill, the name; for bash, the
+// command.
+//
+// # Paths
+//
+// A path is expanded (~, $HOME, ${HOME}), normalised lexically, made
+// absolute against the effective directory and, inside the cwd, relative to
+// it. Symbolic links are resolved through FS, which has a virtual twin
+// (MapFS) for tests. A link whose target is absent resolves to that target;
+// a loop fails closed to ask.
+//
+// # Tools
+//
+// read, write, edit, find, grep and ls are gated on their path (find, grep
+// and ls default to "."), on the path surface and on their own surface.
+// mcp is gated on its targets and on arguments.path. skill is gated on its
+// name. bash, and every shellTools alias, is gated on its command; an
+// alias's workdir is gated as a path. Any other tool is gated on its own
+// surface, and on input.path when it has one.
+package facts

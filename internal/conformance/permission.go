@@ -1,0 +1,122 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// PermissionCase is one case of the permission suite (FORMAT.md).
+type PermissionCase struct {
+	ID         string          `json:"id"`
+	Policy     json.RawMessage `json:"policy"`
+	HardGuards json.RawMessage `json:"hardGuards"`
+	Agent      *struct {
+		Name       string          `json:"name"`
+		Permission json.RawMessage `json:"permission"`
+	} `json:"agent"`
+	Session *struct {
+		Approvals []compiler.Approval `json:"approvals"`
+	} `json:"session"`
+	Env struct {
+		Cwd   string            `json:"cwd"`
+		Home  string            `json:"home"`
+		Files map[string]string `json:"files"`
+	} `json:"env"`
+	Call struct {
+		Tool       string         `json:"tool"`
+		Input      map[string]any `json:"input"`
+		Registered []string       `json:"registered"`
+	} `json:"call"`
+	Expect struct {
+		Decision       string `json:"decision"`
+		Matched        string `json:"matched"`
+		ReasonContains string `json:"reasonContains"`
+	} `json:"expect"`
+}
+
+// Setup is what a case means to regate: the rule files, the host's
+// environment and the call.
+type Setup struct {
+	Input     compiler.Input
+	Cwd, Home string
+	FS        facts.FS
+	Call      facts.Call
+}
+
+// Setup turns the case into compiler input, an environment and a call.
+func (c *PermissionCase) Setup() Setup {
+	cwd, home := c.Env.Cwd, c.Env.Home
+	if cwd == "" {
+		cwd = "/home/u/repo"
+	}
+	if home == "" {
+		home = "/home/u"
+	}
+	var in compiler.Input
+	if len(c.Policy) > 0 {
+		in.Policy = &compiler.Source{Name: "policy.jsonc", Data: c.Policy}
+	}
+	if len(c.HardGuards) > 0 {
+		in.HardGuards = &compiler.Source{Name: "hard-guards.jsonc", Data: c.HardGuards}
+	}
+	call := facts.Call{Tool: c.Call.Tool, Input: c.Call.Input, Registered: c.Call.Registered}
+	if c.Agent != nil {
+		// JSON is YAML, so the agent's map is its frontmatter as it stands.
+		md := fmt.Sprintf("---\nname: %s\npermission: %s\n---\n", c.Agent.Name, c.Agent.Permission)
+		in.Agents = []compiler.Source{{Name: "agents/" + c.Agent.Name + ".md", Data: []byte(md)}}
+		call.Agent = c.Agent.Name
+	}
+	fsys := facts.MapFS(c.Env.Files)
+	if fsys == nil {
+		fsys = facts.MapFS{}
+	}
+	return Setup{Input: in, Cwd: cwd, Home: home, FS: fsys, Call: call}
+}
+
+func runPermission(ctx context.Context, raw []byte) Result {
+	var c PermissionCase
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return Result{Want: "a valid case", Got: "an error", Detail: err.Error()}
+	}
+	r := Result{Want: summary(c.Expect.Decision, c.Expect.Matched)}
+	d, err := DecidePermission(ctx, &c)
+	if err != nil {
+		r.Got, r.Detail = "error", err.Error()
+		return r
+	}
+	matched := ""
+	if c.Expect.Matched != "" {
+		matched = d.Matched
+	}
+	r.Got = summary(d.Action, matched)
+	r.Passed = d.Action == c.Expect.Decision && matched == c.Expect.Matched
+	if r.Passed && c.Expect.ReasonContains != "" && !contains(d.Message, c.Expect.ReasonContains) {
+		r.Passed = false
+		r.Detail = fmt.Sprintf("message %q lacks %q", d.Message, c.Expect.ReasonContains)
+	}
+	return r
+}
+
+// DecidePermission compiles the case's rule files and decides its call.
+func DecidePermission(ctx context.Context, c *PermissionCase) (runtime.Decision, error) {
+	s := c.Setup()
+	out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
+	if err != nil {
+		return runtime.Decision{}, err
+	}
+	eng, err := runtime.New(ctx, out, runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS))
+	if err != nil {
+		return runtime.Decision{}, err
+	}
+	if c.Session != nil && len(c.Session.Approvals) > 0 {
+		if err := eng.Session().Approve(c.Session.Approvals...); err != nil {
+			return runtime.Decision{}, err
+		}
+	}
+	return eng.Decide(ctx, s.Call)
+}

@@ -1,0 +1,24 @@
+// Package runtime decides tool calls with embedded OPA.
+//
+// # Engine
+//
+// New takes a compiled policy (compiler.Output), loads the static Rego
+// library beside the generated modules and prepares the decision query once.
+// Decide extracts the facts of a call (package facts), builds the input
+// document as an AST value and evaluates the prepared query. An Engine is
+// safe for concurrent use.
+//
+// # Decisions and faults
+//
+// A Decision is data: the action, the rule that decided as written, its
+// layer and source position, the custom reason and the message the agent
+// sees. A Go error means regate could not decide (the policy produced no
+// decision, evaluation failed): the host must block the call. No fault ever
+// becomes an allow.
+//
+// # Sessions
+//
+// A Session holds the user's "approve for this session" answers. Approvals
+// are compiled into matchers when they change and travel in the input, so
+// the prepared query never has to be rebuilt for them.
+package runtime

@@ -1,0 +1,172 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	regolib "github.com/regate/regate/rego"
+)
+
+// Query is the Rego query every decision evaluates.
+const Query = "data.regate.lib.permission.decision"
+
+// ErrNoDecision is returned when the policy produced no decision at all, a
+// fault the host must turn into a block.
+var ErrNoDecision = errors.New("runtime: the policy produced no decision")
+
+// Engine decides tool calls against one compiled policy. Build it once with
+// New; Decide is safe for concurrent use.
+type Engine struct {
+	query   rego.PreparedEvalQuery
+	env     facts.Env
+	session *Session
+	hash    string
+}
+
+// Option configures New.
+type Option func(*Engine)
+
+// WithCwd sets the session's working directory (default "/").
+func WithCwd(cwd string) Option { return func(e *Engine) { e.env.Cwd = path.Clean(cwd) } }
+
+// WithFS sets the file system that symbolic links are resolved through
+// (default the host's).
+func WithFS(fsys facts.FS) Option { return func(e *Engine) { e.env.FS = fsys } }
+
+// WithSession shares session state (approvals) with the engine. Without it
+// the engine keeps a session of its own.
+func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
+
+// New prepares the compiled policy for evaluation: the Rego library and the
+// generated modules are parsed, compiled and prepared once here, never at
+// decision time.
+func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
+	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}}
+	e.env.ShellTools = map[string]facts.ShellTool{}
+	for name, st := range out.Knobs.ShellTools {
+		e.env.ShellTools[name] = facts.ShellTool{
+			CommandArgument: st.CommandArgument,
+			WorkdirArgument: st.WorkdirArgument,
+			DecisionFloor:   st.DecisionFloor,
+		}
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.session == nil {
+		e.session = NewSession(out.Home)
+	}
+	q, err := prepare(ctx, out.Modules)
+	if err != nil {
+		return nil, err
+	}
+	e.query = q
+	return e, nil
+}
+
+func prepare(ctx context.Context, generated []compiler.Module) (rego.PreparedEvalQuery, error) {
+	lib, err := regolib.Modules()
+	if err != nil {
+		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
+	}
+	opts := []func(*rego.Rego){rego.Query(Query)}
+	paths := make([]string, 0, len(lib))
+	for p := range lib {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		opts = append(opts, rego.Module(p, lib[p]))
+	}
+	for _, m := range generated {
+		opts = append(opts, rego.Module(m.Path, m.Text))
+	}
+	q, err := rego.New(opts...).PrepareForEval(ctx)
+	if err != nil {
+		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
+	}
+	return q, nil
+}
+
+// Session returns the engine's session state.
+func (e *Engine) Session() *Session { return e.session }
+
+// Hash identifies the compiled policy the engine decides with.
+func (e *Engine) Hash() string { return e.hash }
+
+// Facts extracts the input document of a call without deciding it.
+func (e *Engine) Facts(call facts.Call) *facts.Input {
+	return facts.Build(call, e.env)
+}
+
+// Decide decides one call. The decision is data; an error means regate could
+// not decide, and the host must block the call.
+func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
+	in := facts.Build(call, e.env)
+	return e.decide(ctx, in)
+}
+
+func (e *Engine) decide(ctx context.Context, in *facts.Input) (Decision, error) {
+	input := inputValue(in, e.session.value())
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return Decision{}, fmt.Errorf("runtime: evaluate: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return Decision{}, ErrNoDecision
+	}
+	obj, ok := rs[0].Expressions[0].Value.(map[string]any)
+	if !ok {
+		return Decision{}, ErrNoDecision
+	}
+	return decisionFrom(obj)
+}
+
+// inputValue builds the input document directly as an AST value, which
+// spares the evaluator a JSON round trip on every decision.
+func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
+	checks := make([]*ast.Term, len(in.Checks))
+	for i, c := range in.Checks {
+		forms := make([]*ast.Term, len(c.Forms))
+		for j, f := range c.Forms {
+			vals := make([]*ast.Term, len(f))
+			for k, v := range f {
+				vals[k] = ast.StringTerm(v)
+			}
+			forms[j] = ast.ArrayTerm(vals...)
+		}
+		kv := [][2]*ast.Term{
+			ast.Item(ast.InternedTerm("surface"), ast.StringTerm(c.Surface)),
+			ast.Item(ast.InternedTerm("value"), ast.StringTerm(c.Value)),
+			ast.Item(ast.InternedTerm("forms"), ast.ArrayTerm(forms...)),
+		}
+		if c.Origin != "" {
+			kv = append(kv, ast.Item(ast.InternedTerm("origin"), ast.StringTerm(c.Origin)))
+		}
+		if c.Error != "" {
+			kv = append(kv, ast.Item(ast.InternedTerm("error"), ast.StringTerm(c.Error)))
+		}
+		checks[i] = ast.ObjectTerm(kv...)
+	}
+	kv := [][2]*ast.Term{
+		ast.Item(ast.InternedTerm("tool"), ast.StringTerm(in.Tool)),
+		ast.Item(ast.InternedTerm("unregistered"), ast.BooleanTerm(in.Unregistered)),
+		ast.Item(ast.InternedTerm("checks"), ast.ArrayTerm(checks...)),
+		ast.Item(ast.InternedTerm("session"), ast.ObjectTerm(ast.Item(ast.InternedTerm("approvals"), ast.NewTerm(approvals)))),
+	}
+	if in.Agent != "" {
+		kv = append(kv, ast.Item(ast.InternedTerm("agent"), ast.StringTerm(in.Agent)))
+	}
+	if in.Floor != "" {
+		kv = append(kv, ast.Item(ast.InternedTerm("floor"), ast.StringTerm(in.Floor)))
+	}
+	return ast.NewObject(kv...)
+}
