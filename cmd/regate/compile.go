@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	regolib "github.com/regate/regate/rego"
+)
+
+type compileParams struct {
+	rules  ruleFlags
+	outDir string
+}
+
+func newCompileCmd(a *app) *cobra.Command {
+	p := &compileParams{}
+	cmd := &cobra.Command{
+		Use:   "compile",
+		Short: "write the generated Rego, with the static library, to a folder",
+		Long: `compile compiles the rule files and writes every generated module (regate/gen/…) and the
+static library (regate/lib/…) under --out, so that the folder is a complete policy for
+opa eval, opa test or opa check. Diagnostics go to standard error.`,
+		Example: `  regate compile --policy policy.jsonc --out build/
+  opa eval -d build/ -i input.json 'data.regate.lib.permission.decision'`,
+		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if p.outDir == "" {
+				return withCode(exitUsage, errors.New("--out is required"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompile(cmd.Context(), p, a.stdout, a.stderr)
+		},
+	}
+	p.rules.bind(cmd)
+	cmd.Flags().StringVarP(&p.outDir, "out", "o", "", "folder to write the Rego into")
+	return cmd
+}
+
+func runCompile(_ context.Context, p *compileParams, stdout, stderr io.Writer) error {
+	out, err := p.rules.compile(stderr)
+	if err != nil {
+		return err
+	}
+	lib, err := regolib.Modules()
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	files := map[string]string{}
+	for path, text := range lib {
+		files[path] = text
+	}
+	for _, m := range out.Modules {
+		files[m.Path] = m.Text
+	}
+	for _, path := range sortedKeys(files) {
+		dst := filepath.Join(p.outDir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return withCode(exitFault, err)
+		}
+		if err := os.WriteFile(dst, []byte(files[path]), 0o644); err != nil {
+			return withCode(exitFault, err)
+		}
+		fmt.Fprintln(stdout, dst)
+	}
+	if len(out.Diagnostics.Fatal()) > 0 {
+		return withCode(exitBadRules, errors.New("rule files have errors; the written policy fails closed where they are"))
+	}
+	return nil
+}
