@@ -18,9 +18,11 @@ severity := {"allow": 0, "ask": 1, "deny": 2}
 
 builtin_fallback := {"pattern": "", "action": "ask", "pos": "-"}
 
-# The active agent's compiled frontmatter, undefined when no agent is active
-# or the agent has no file.
-agent := agents.agents[input.agent]
+# The active agent's compiled frontmatter, empty when no agent is active or
+# the agent has no file.
+default active_agent := {}
+
+active_agent := agents.agents[input.agent]
 
 # decision is the whole outcome of the call.
 default decision := {
@@ -85,7 +87,7 @@ check_result(c) := pick(rs) if {
 form_result(c, f) := result(c, r, "session") if {
 	r := match.best(input.session.approvals[c.surface], f)
 } else := result(c, r, "agent") if {
-	r := match.best(agent.surfaces[c.surface], f)
+	r := match.best(active_agent.surfaces[c.surface], f)
 } else := result(c, r, "policy") if {
 	r := match.best(policy.surfaces[c.surface], f)
 }
@@ -93,7 +95,7 @@ form_result(c, f) := result(c, r, "session") if {
 # The universal fallback: the agent's "*", else the policy's "*", else the
 # built-in ask. The path surface has none (R4).
 fallback_result(c) := result(c, f, "agent") if {
-	f := object.get(agent_or_empty, "fallback", null)
+	f := object.get(active_agent, "fallback", null)
 	f != null
 } else := result(c, policy.fallback, "policy") if {
 	policy.fallback
@@ -122,11 +124,9 @@ pick(rs) := rs[i] if {
 # fails closed, and the decision names the file) or a shell tool's
 # decisionFloor (which keeps the rule that decided, R15).
 fault_floors := [f |
-	some src in [policy, hardguards, agent_or_empty]
+	some src in [policy, hardguards, active_agent]
 	some f in object.get(src, "floors", [])
 ]
-
-agent_or_empty := object.get(agents.agents, object.get(input, "agent", ""), {})
 
 floored(d) := object.union(d, {
 	"action": "ask",

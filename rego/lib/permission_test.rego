@@ -1,0 +1,105 @@
+package regate.lib.permission_test
+
+import data.regate.lib.permission
+
+catch_all(action) := {
+	"rules": [{"pattern": "*", "action": action, "pos": "t:1:1"}],
+	"exact": {}, "prefix": {"": [0]}, "prefix_lens": [0],
+	"suffix": {}, "suffix_lens": [], "glob": {}, "glob_lens": [],
+}
+
+only(pattern, action) := {
+	"rules": [{"pattern": pattern, "action": action, "pos": "t:2:1", "reason": "because"}],
+	"exact": {pattern: [0]}, "prefix": {}, "prefix_lens": [],
+	"suffix": {}, "suffix_lens": [], "glob": {}, "glob_lens": [],
+}
+
+read_env := {
+	"tool": "read",
+	"unregistered": false,
+	"checks": [
+		{"surface": "path", "value": ".env", "forms": [[".env", "/r/.env"], ["/r/.env"]]},
+		{"surface": "read", "value": ".env", "forms": [[".env", "/r/.env"], ["/r/.env"]]},
+	],
+	"session": {"approvals": {}},
+}
+
+test_unregistered_blocked_before_rules if {
+	d := permission.decision with input as object.union(read_env, {"unregistered": true})
+		with data.regate.gen.policy.surfaces as {"read": catch_all("allow")}
+	d.action == "deny"
+	d.matched == "<unregistered-tool>"
+}
+
+test_builtin_fallback_asks if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {}
+	d.action == "ask"
+	d.layer == "fallback"
+}
+
+test_policy_fallback if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {}
+		with data.regate.gen.policy.fallback as {"pattern": "*", "action": "deny", "pos": "t:9:9"}
+	d.action == "deny"
+	d.pos == "t:9:9"
+}
+
+test_path_deny_beats_tool_allow if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {"path": only(".env", "deny"), "read": catch_all("allow")}
+	d.action == "deny"
+	d.surface == "path"
+	contains(d.message, "Reason: because.")
+}
+
+test_hard_guard_beats_session_approval if {
+	d := permission.decision with input as object.union(read_env, {"session": {"approvals": {"path": catch_all("allow")}}})
+		with data.regate.gen.hardguards.surfaces as {"path": only("/r/.env", "deny")}
+	d.action == "deny"
+	d.layer == "hard-guard"
+}
+
+test_session_approval_beats_policy_deny if {
+	d := permission.decision with input as object.union(read_env, {"session": {"approvals": {"read": catch_all("allow")}}})
+		with data.regate.gen.policy.surfaces as {"read": catch_all("deny")}
+	d.action == "allow"
+	d.layer == "session"
+}
+
+test_canonical_form_cannot_dodge_a_deny if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {"read": catch_all("allow"), "path": only("/r/.env", "deny")}
+	d.action == "deny"
+}
+
+test_yolo_approves_ask if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {"read": catch_all("ask")}
+		with data.regate.gen.policy.yolo as true
+	d.action == "allow"
+	d.yolo
+}
+
+test_fault_floor_is_not_approved_by_yolo if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {"read": catch_all("allow")}
+		with data.regate.gen.policy.yolo as true
+		with data.regate.gen.hardguards.floors as [{"pattern": "<invalid-hard-guards>", "action": "ask", "pos": "h:1:1", "reason": "broken"}]
+	d.action == "ask"
+	d.matched == "<invalid-hard-guards>"
+}
+
+test_decision_floor_keeps_the_rule if {
+	d := permission.decision with input as object.union(read_env, {"floor": "ask"})
+		with data.regate.gen.policy.surfaces as {"read": catch_all("allow")}
+	d.action == "ask"
+	d.matched == "*"
+}
+
+test_first_check_reported_on_tie if {
+	d := permission.decision with input as read_env
+		with data.regate.gen.policy.surfaces as {"read": catch_all("deny"), "path": catch_all("deny")}
+	d.surface == "path"
+}
