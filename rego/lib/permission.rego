@@ -120,9 +120,9 @@ pick(rs) := rs[i] if {
 	i := min({j | some j, r in rs; severity[r.action] == top})
 }
 
-# Floors raise an allow to ask: a rule file that failed to load (its layer
-# fails closed, and the decision names the file) or a shell tool's
-# decisionFloor (which keeps the rule that decided, R15).
+# Floors raise an allow to ask. A rule file that failed to load makes every
+# decision short of deny an ask that names the file, since the rules it held
+# are unknown; a shell tool's decisionFloor keeps the rule that decided (R15).
 fault_floors := [f |
 	some src in [policy, hardguards, active_agent]
 	some f in object.get(src, "floors", [])
@@ -136,7 +136,7 @@ floored(d) := object.union(d, {
 	"reason": f.reason,
 	"fault": true,
 }) if {
-	d.action == "allow"
+	d.action != "deny"
 	f := fault_floors[0]
 } else := object.union(d, {"action": "ask", "floor": "decisionFloor"}) if {
 	d.action == "allow"
