@@ -3,7 +3,9 @@ module github.com/regate/regate
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/open-policy-agent/opa v1.22.4
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	go.yaml.in/yaml/v3 v3.0.6
@@ -34,5 +36,6 @@ require (
 	github.com/yashtewari/glob-intersection v0.2.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -124,8 +124,8 @@ func (c *jsoncConv) literal(lit hujson.Literal, pos Pos) *node {
 	return nil
 }
 
-// dedupe keeps the last occurrence of each key, at the position of its first
-// occurrence, so that a later value wins while declaration order is stable.
+// dedupe keeps the last occurrence of each key where it stands, so that the
+// later value wins (R12) and declaration order follows the file.
 func dedupe(ms []member) []member {
 	last := map[string]int{}
 	for i, m := range ms {
