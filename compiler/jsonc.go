@@ -32,11 +32,10 @@ func parseJSONC(file string, src []byte, d *diags) *node {
 	}
 	l := newLines(file, src)
 	conv := &jsoncConv{src: src, lines: l, d: d}
-	n := conv.value(&v, 0)
-	if d.failed() {
-		return nil
-	}
-	return n
+	// A trailing comma is reported but leaves a whole tree, so decoding goes
+	// on and every other problem of the file is reported too; the file still
+	// fails closed. value returns nil only when the tree is unusable.
+	return conv.value(&v, 0)
 }
 
 type jsoncConv struct {
