@@ -31,11 +31,12 @@ func decodePermission(n *node, mode ruleMode, d *diags) Permission {
 		s := &Surface{Name: m.key, Pos: m.keyPos}
 		switch m.val.kind {
 		case kindString:
-			r, ok := decodeStringAction(m.val, "*", mode, d)
+			// The shorthand "read": "allow" is {"*": "allow"}.
+			r, ok := decodeStringAction(m.val, m.key, mode, d)
 			if !ok {
 				continue
 			}
-			r.Pos = m.val.pos
+			r.Pattern, r.Pos = "*", m.val.pos
 			s.Rules = []Rule{r}
 			s.Shorthand = true
 		case kindObject:
