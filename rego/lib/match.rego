@@ -15,31 +15,28 @@ best(m, values) := m.rules[max(rs)] if {
 	count(rs) > 0
 }
 
-# ranks are the ranks of every rule of m that matches one of values.
-ranks(m, values) := {k |
-	some v in values
-	some k in hits(m, v)
-}
-
-hits(m, v) := ((exact_hits(m, v) | prefix_hits(m, v)) | suffix_hits(m, v)) | glob_hits(m, v)
-
-exact_hits(m, v) := {k | some k in m.exact[v]}
-
-prefix_hits(m, v) := {k |
-	some n in m.prefix_lens
-	some k in m.prefix[substring(v, 0, n)]
-}
-
-suffix_hits(m, v) := {k |
-	some n in m.suffix_lens
-	n <= count(v)
-	some k in m.suffix[substring(v, count(v) - n, -1)]
-}
-
-glob_hits(m, v) := {k |
-	some n in m.glob_lens
-	some k in m.glob[substring(v, 0, n)]
-	glob_ok(m.rules[k], v)
+# ranks are the ranks of every rule of m that matches one of values: the
+# exact index, then the prefix, suffix and glob indexes, each probed once per
+# distinct key length.
+ranks(m, values) := ((exact_ranks | prefix_ranks) | suffix_ranks) | glob_ranks if {
+	exact_ranks := {k | some v in values; some k in m.exact[v]}
+	prefix_ranks := {k |
+		some n in m.prefix_lens
+		some v in values
+		some k in m.prefix[substring(v, 0, n)]
+	}
+	suffix_ranks := {k |
+		some n in m.suffix_lens
+		some v in values
+		n <= count(v)
+		some k in m.suffix[substring(v, count(v) - n, -1)]
+	}
+	glob_ranks := {k |
+		some n in m.glob_lens
+		some v in values
+		some k in m.glob[substring(v, 0, n)]
+		glob_ok(m.rules[k], v)
+	}
 }
 
 # A bash pattern ending in " *" also matches the bare command, so its rule

@@ -123,10 +123,15 @@ pick(rs) := rs[i] if {
 # Floors raise an allow to ask. A rule file that failed to load makes every
 # decision short of deny an ask that names the file, since the rules it held
 # are unknown; a shell tool's decisionFloor keeps the rule that decided (R15).
-fault_floors := [f |
-	some src in [policy, hardguards, active_agent]
-	some f in object.get(src, "floors", [])
-]
+fault_floors := array.concat(array.concat(policy_floors, hardguard_floors), object.get(active_agent, "floors", []))
+
+default policy_floors := []
+
+policy_floors := policy.floors
+
+default hardguard_floors := []
+
+hardguard_floors := hardguards.floors
 
 floored(d) := object.union(d, {
 	"action": "ask",

@@ -1,0 +1,69 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/facts"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// BenchmarkDecide is one whole decision: facts, input, prepared query.
+func BenchmarkDecide(b *testing.B) {
+	e := newEngine(b, testPolicy)
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := e.Decide(ctx, sampleCalls[i%len(sampleCalls)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkOPAFloor is the cheapest prepared OPA query (allow := true) with a
+// parsed input, so that every run reports the floor its decisions sit on.
+func BenchmarkOPAFloor(b *testing.B) {
+	q, err := rego.New(rego.Query("data.floor.allow"), rego.Module("floor.rego", "package floor\n\nallow := true\n")).PrepareForEval(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	input := ast.NewObject(ast.Item(ast.StringTerm("tool"), ast.StringTerm("bash")))
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := q.Eval(ctx, rego.EvalParsedInput(input)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecideRuleCount decides the same bash call against bash maps of
+// growing size: the cost must grow far slower than the number of rules.
+func BenchmarkDecideRuleCount(b *testing.B) {
+	for _, n := range []int{33, 1000, 10000} {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			var sb strings.Builder
+			sb.WriteString(`{"permission": {"*": "ask", "bash": {"*": "ask", "git status": "allow", "npm *": "deny", "*.sh": "ask", "g?t *": "ask"`)
+			for i := 0; i < n-4; i++ {
+				fmt.Fprintf(&sb, `, "tool%d *": "allow"`, i)
+			}
+			sb.WriteString("}}}")
+			e := newEngine(b, sb.String())
+			call := facts.Call{Tool: "bash", Input: map[string]any{"command": "tool7 --flag value"}}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				d, err := e.Decide(ctx, call)
+				if err != nil || d.Action != "allow" {
+					b.Fatalf("%+v %v", d, err)
+				}
+			}
+		})
+	}
+}

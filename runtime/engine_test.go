@@ -1,0 +1,147 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+const testPolicy = `{
+  "permission": {
+    "*": "ask",
+    "read": "allow",
+    "path": {"*": "allow", "*.env": "deny"},
+    "bash": {
+      "*": "ask",
+      "git status": "allow",
+      "npm *": {"action": "deny", "reason": "Use pnpm instead"}
+    }
+  }
+}`
+
+func newEngine(t testing.TB, policy string) *runtime.Engine {
+	t.Helper()
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(policy)}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fatal := out.Diagnostics.Fatal(); len(fatal) > 0 {
+		t.Fatal(fatal)
+	}
+	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+var sampleCalls = []facts.Call{
+	{Tool: "read", Input: map[string]any{"path": "src/a.go"}},
+	{Tool: "read", Input: map[string]any{"path": ".env"}},
+	{Tool: "bash", Input: map[string]any{"command": "git status"}},
+	{Tool: "bash", Input: map[string]any{"command": "npm install"}},
+	{Tool: "bash", Input: map[string]any{"command": "make"}},
+	{Tool: "write", Input: map[string]any{"path": "a.txt"}},
+}
+
+func TestDecideIsSafeForConcurrentUse(t *testing.T) {
+	e := newEngine(t, testPolicy)
+	ctx := context.Background()
+	want := make([]runtime.Decision, len(sampleCalls))
+	for i, c := range sampleCalls {
+		d, err := e.Decide(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = d
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 50; n++ {
+				i := (n + g) % len(sampleCalls)
+				d, err := e.Decide(ctx, sampleCalls[i])
+				if err != nil || d != want[i] {
+					errs <- fmt.Errorf("call %d: got %+v, %v; want %+v", i, d, err, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestSessionApprovals(t *testing.T) {
+	e := newEngine(t, testPolicy)
+	ctx := context.Background()
+	make_ := facts.Call{Tool: "bash", Input: map[string]any{"command": "make build"}}
+	if d, _ := e.Decide(ctx, make_); d.Action != "ask" {
+		t.Fatalf("before approval: %s, want ask", d.Action)
+	}
+	if err := e.Session().Approve(compiler.Approval{Surface: "bash", Pattern: "make *"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.Decide(ctx, make_)
+	if err != nil || d.Action != "allow" || d.Layer != "session" || d.Matched != "make *" {
+		t.Fatalf("after approval: %+v, %v", d, err)
+	}
+	// An approval belongs to its surface: a bash approval does not lift a
+	// path deny, and a write approval does not reach bash.
+	if err := e.Session().Approve(compiler.Approval{Surface: "write", Pattern: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := e.Decide(ctx, facts.Call{Tool: "write", Input: map[string]any{"path": ".env"}}); d.Action != "deny" {
+		t.Errorf("write .env after a write approval: %s, want deny (path)", d.Action)
+	}
+	if d, _ := e.Decide(ctx, facts.Call{Tool: "bash", Input: map[string]any{"command": "rm x"}}); d.Action != "ask" {
+		t.Errorf("bash after a write approval: %s, want ask", d.Action)
+	}
+	if err := e.Session().Approve(compiler.Approval{Pattern: "x"}); err == nil {
+		t.Error("an approval without a surface must be refused")
+	}
+}
+
+func TestDenyMessage(t *testing.T) {
+	e := newEngine(t, testPolicy)
+	d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": "npm install"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[regate] the agent is not permitted to run 'bash' command 'npm install' (matched 'npm *'). Reason: Use pnpm instead."
+	if d.Message != want {
+		t.Errorf("message\n got %q\nwant %q", d.Message, want)
+	}
+	if d.Pos != "policy.jsonc:9:7" {
+		t.Errorf("pos %q, want policy.jsonc:9:7", d.Pos)
+	}
+}
+
+func ExampleEngine_Decide() {
+	out, _ := compiler.Compile(compiler.Input{Policy: &compiler.Source{
+		Name: "policy.jsonc",
+		Data: []byte(`{"permission": {"*": "ask", "path": {"*.env": "deny"}, "read": "allow"}}`),
+	}}, compiler.WithHome("/home/me"))
+	eng, _ := runtime.New(context.Background(), out, runtime.WithCwd("/home/me/project"))
+	for _, p := range []string{"main.go", "config/.env"} {
+		d, err := eng.Decide(context.Background(), facts.Call{Tool: "read", Input: map[string]any{"path": p}})
+		if err != nil {
+			panic(err) // a host blocks the call here
+		}
+		fmt.Printf("%s: %s (matched %q, %s layer, %s)\n", p, d.Action, d.Matched, d.Layer, d.Pos)
+	}
+	// Output:
+	// main.go: allow (matched "*", policy layer, policy.jsonc:1:64)
+	// config/.env: deny (matched "*.env", policy layer, policy.jsonc:1:38)
+}
