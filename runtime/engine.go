@@ -29,6 +29,7 @@ type Engine struct {
 	env     facts.Env
 	session *Session
 	hash    string
+	pool    *Pool
 }
 
 // Option configures New.
@@ -64,7 +65,13 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	if e.session == nil {
 		e.session = NewSession(out.Home)
 	}
-	q, err := prepare(ctx, out.Modules)
+	var q rego.PreparedEvalQuery
+	var err error
+	if e.pool != nil {
+		q, err = e.pool.get(ctx, out)
+	} else {
+		q, err = prepare(ctx, out.Modules)
+	}
 	if err != nil {
 		return nil, err
 	}

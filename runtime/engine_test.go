@@ -145,3 +145,55 @@ func ExampleEngine_Decide() {
 	// main.go: allow (matched "*", policy layer, policy.jsonc:1:64)
 	// config/.env: deny (matched "*.env", policy layer, policy.jsonc:1:38)
 }
+
+func TestPoolPreparesEachPolicyOnce(t *testing.T) {
+	pool := runtime.NewPool()
+	compile := func(src string) *compiler.Output {
+		out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "p.jsonc", Data: []byte(src)}}, compiler.WithHome("/h"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	ctx := context.Background()
+	for _, want := range []string{"deny", "deny", "allow"} {
+		src := `{"permission": {"read": "` + want + `"}}`
+		e, err := runtime.New(ctx, compile(src), runtime.WithPool(pool), runtime.WithFS(facts.MapFS{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := e.Decide(ctx, facts.Call{Tool: "read", Input: map[string]any{"path": "a"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action != want {
+			t.Errorf("pooled engine for %s decided %s", src, d.Action)
+		}
+	}
+	if pool.Len() != 2 {
+		t.Errorf("pool prepared %d policies, want 2", pool.Len())
+	}
+}
+
+func TestBrokenPolicyKeepsHardGuards(t *testing.T) {
+	out, err := compiler.Compile(compiler.Input{
+		Policy:     &compiler.Source{Name: "policy.jsonc", Data: []byte(`{"permission": {"*": "allow",}}`)},
+		HardGuards: &compiler.Source{Name: "hard-guards.jsonc", Data: []byte(`{"permission": {"path": {"*.env": "deny"}}}`)},
+	}, compiler.WithHome("/home/u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/r"), runtime.WithFS(facts.MapFS{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{".env": "deny", "a.txt": "ask"} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "read", Input: map[string]any{"path": path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Action != want {
+			t.Errorf("read %s: %s [%s], want %s", path, d.Action, d.Matched, want)
+		}
+	}
+}

@@ -96,6 +96,7 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
+	p.rules.cwd = p.cwd
 	out, err := p.rules.compile(stderr)
 	if err != nil {
 		return err

@@ -24,6 +24,9 @@ type ruleFlags struct {
 	agentFiles []string
 	agentDirs  []string
 	home       string
+	pi         bool
+	// cwd is where project agent files are found (<cwd>/.pi/agents).
+	cwd string
 }
 
 func (f *ruleFlags) bind(cmd *cobra.Command) {
@@ -33,13 +36,52 @@ func (f *ruleFlags) bind(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.agentFiles, "agent-file", nil, "agent Markdown file (repeatable); the agent is the file's base name")
 	fl.StringArrayVar(&f.agentDirs, "agents-dir", nil, "folder of agent Markdown files (repeatable; later folders override earlier ones)")
 	fl.StringVar(&f.home, "home", "", "home directory that ~ expands to (default: the current user's)")
+	fl.BoolVar(&f.pi, "pi", false, "load the rule files from where the spec places them: $PI_CODING_AGENT_DIR (default ~/.pi/agent)/my-pi/permission-system/{policy,hard-guards}.jsonc, its agents/*.md and <cwd>/.pi/agents/*.md")
+}
+
+// piLocations fills in the spec's places for every rule file the user did
+// not name with a flag. Files that do not exist are left out.
+func (f *ruleFlags) piLocations() error {
+	home := f.home
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return withCode(exitBadRules, err)
+		}
+	}
+	agentDir := os.Getenv("PI_CODING_AGENT_DIR")
+	if agentDir == "" {
+		agentDir = filepath.Join(home, ".pi", "agent")
+	}
+	dir := filepath.Join(agentDir, "my-pi", "permission-system")
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	if p := filepath.Join(dir, "policy.jsonc"); f.policy == "" && exists(p) {
+		f.policy = p
+	}
+	if p := filepath.Join(dir, "hard-guards.jsonc"); f.hardGuards == "" && exists(p) {
+		f.hardGuards = p
+	}
+	cwd := f.cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	// Global agents first: a project agent file of the same name replaces it.
+	f.agentDirs = append([]string{filepath.Join(agentDir, "agents"), filepath.Join(cwd, ".pi", "agents")}, f.agentDirs...)
+	return nil
 }
 
 // input reads the named rule files. A file that cannot be read is an error
 // (exit 2): regate never silently runs without a file the user named.
 func (f *ruleFlags) input() (compiler.Input, error) {
 	var in compiler.Input
-	if f.policy == "" {
+	if f.pi {
+		if err := f.piLocations(); err != nil {
+			return in, err
+		}
+	}
+	if f.policy == "" && f.pi {
+		// The spec's places hold no policy: the built-in fallback asks.
+	} else if f.policy == "" {
 		in.Policy = &compiler.Source{Name: "policies/" + policies.DefaultName, Data: policies.Default()}
 	} else {
 		src, err := readSource(f.policy)

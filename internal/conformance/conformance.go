@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/regate/regate/runtime"
 )
 
 // Result is the outcome of one case.
@@ -53,6 +55,7 @@ func RunFile(ctx context.Context, path string) ([]Result, error) {
 // not a case is an error naming the file and line.
 func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
 	var out []Result
+	pool := runtime.NewPool()
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	line := 0
@@ -69,7 +72,7 @@ func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
 		var r Result
 		switch h.Suite {
 		case "permission":
-			r = runPermission(ctx, raw)
+			r = runPermission(ctx, pool, raw)
 		default:
 			r = Result{Want: "a " + h.Suite + " outcome", Got: "nothing", Detail: fmt.Sprintf("suite %q is not implemented yet", h.Suite)}
 		}

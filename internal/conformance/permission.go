@@ -78,13 +78,13 @@ func (c *PermissionCase) Setup() Setup {
 	return Setup{Input: in, Cwd: cwd, Home: home, FS: fsys, Call: call}
 }
 
-func runPermission(ctx context.Context, raw []byte) Result {
+func runPermission(ctx context.Context, pool *runtime.Pool, raw []byte) Result {
 	var c PermissionCase
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return Result{Want: "a valid case", Got: "an error", Detail: err.Error()}
 	}
 	r := Result{Want: summary(c.Expect.Decision, c.Expect.Matched)}
-	d, err := DecidePermission(ctx, &c)
+	d, err := DecidePermission(ctx, pool, &c)
 	if err != nil {
 		r.Got, r.Detail = "error", err.Error()
 		return r
@@ -103,13 +103,14 @@ func runPermission(ctx context.Context, raw []byte) Result {
 }
 
 // DecidePermission compiles the case's rule files and decides its call.
-func DecidePermission(ctx context.Context, c *PermissionCase) (runtime.Decision, error) {
+// Cases that share rules share one prepared query through pool.
+func DecidePermission(ctx context.Context, pool *runtime.Pool, c *PermissionCase) (runtime.Decision, error) {
 	s := c.Setup()
 	out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
 	if err != nil {
 		return runtime.Decision{}, err
 	}
-	eng, err := runtime.New(ctx, out, runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS))
+	eng, err := runtime.New(ctx, out, runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS), runtime.WithPool(pool))
 	if err != nil {
 		return runtime.Decision{}, err
 	}
