@@ -66,6 +66,9 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) map[
 		if r.baseline {
 			obj["baseline"] = true
 		}
+		if p == "*" {
+			obj["catch_all"] = true
+		}
 		for _, f := range forms {
 			sh, key := classify(f)
 			if sh == shapeGlob {

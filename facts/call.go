@@ -3,7 +3,6 @@ package facts
 import (
 	"path"
 	"slices"
-	"strings"
 )
 
 // Call is one tool call as the host hands it over.
@@ -62,8 +61,22 @@ type Check struct {
 	Surface string     `json:"surface"`
 	Value   string     `json:"value"`
 	Forms   [][]string `json:"forms"`
-	Origin  string     `json:"origin,omitempty"`
-	Error   string     `json:"error,omitempty"`
+	// Origin is where a bash unit was found, "" at the top level.
+	Origin string `json:"origin,omitempty"`
+	// Error is set when a path could not be resolved; it asks.
+	Error string `json:"error,omitempty"`
+	// Wrapper is "opaque" or "indirection" for a unit that runs another
+	// command: its allow is floored to ask.
+	Wrapper string `json:"wrapper,omitempty"`
+	// Unparseable marks a command that could not be split into units; it
+	// asks unless a rule denies its whole text (R8). Reason says why.
+	Unparseable bool   `json:"unparseable,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	// Bare marks a bare name found to exist: the catch-all "*" alone does
+	// not gate it.
+	Bare bool `json:"bare,omitempty"`
+	// At is where the value stands in the command (line:col), for bash.
+	At string `json:"at,omitempty"`
 }
 
 // pathTools take a "path" argument that is their surface's value; the
@@ -127,20 +140,3 @@ func (e *Env) pathCheck(value, base string) Check {
 	return Check{Surface: "path", Value: value, Forms: [][]string{f.Referenced, f.Canonical}, Error: f.Err}
 }
 
-// shellChecks gates a shell command. Until bash decomposition lands the whole
-// command is one unit; a workdir argument is itself gated as a path (R10).
-func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check {
-	var checks []Check
-	if st.WorkdirArgument != "" {
-		if wd, ok := args[st.WorkdirArgument].(string); ok && wd != "" {
-			checks = append(checks, e.pathCheck(wd, cwd))
-		}
-	}
-	cmd, ok := args[st.CommandArgument].(string)
-	unit := Check{Surface: "bash", Value: strings.TrimSpace(cmd)}
-	unit.Forms = [][]string{{unit.Value}}
-	if !ok {
-		unit.Error = "the command argument " + st.CommandArgument + " is missing or not a string"
-	}
-	return append(checks, unit)
-}

@@ -127,7 +127,7 @@ func TestBuildChecks(t *testing.T) {
 
 func TestBashWithoutCommandFailsClosed(t *testing.T) {
 	in := facts.Build(facts.Call{Tool: "bash", Input: map[string]any{"command": 3}}, env)
-	if len(in.Checks) != 1 || in.Checks[0].Error == "" {
-		t.Fatalf("a non-string command must carry an error, got %+v", in.Checks)
+	if len(in.Checks) != 1 || !in.Checks[0].Unparseable || in.Checks[0].Reason == "" {
+		t.Fatalf("a non-string command must be unparseable with a reason, got %+v", in.Checks)
 	}
 }

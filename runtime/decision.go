@@ -18,6 +18,9 @@ type Decision struct {
 	Value   string `json:"value"`
 	// Origin is where a bash unit was found, when not at the top level.
 	Origin string `json:"origin,omitempty"`
+	// At is where the deciding unit or path token stands in the command
+	// (line:col), for shell calls.
+	At string `json:"at,omitempty"`
 	// Reason is the rule's custom reason, if any.
 	Reason string `json:"reason,omitempty"`
 	// Pos is the rule's source position, file:line:col, or "-".
@@ -39,6 +42,7 @@ func decisionFrom(obj map[string]any) (Decision, error) {
 		Surface: str("surface"),
 		Value:   str("value"),
 		Origin:  str("origin"),
+		At:      str("at"),
 		Reason:  str("reason"),
 		Pos:     str("pos"),
 		Message: str("message"),

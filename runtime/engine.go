@@ -158,8 +158,18 @@ func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
 		if c.Origin != "" {
 			kv = append(kv, ast.Item(ast.InternedTerm("origin"), ast.StringTerm(c.Origin)))
 		}
-		if c.Error != "" {
-			kv = append(kv, ast.Item(ast.InternedTerm("error"), ast.StringTerm(c.Error)))
+		for _, f := range [...]struct{ key, value string }{
+			{"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
+		} {
+			if f.value != "" {
+				kv = append(kv, ast.Item(ast.InternedTerm(f.key), ast.StringTerm(f.value)))
+			}
+		}
+		if c.Unparseable {
+			kv = append(kv, ast.Item(ast.InternedTerm("unparseable"), ast.BooleanTerm(true)))
+		}
+		if c.Bare {
+			kv = append(kv, ast.Item(ast.InternedTerm("bare"), ast.BooleanTerm(true)))
 		}
 		checks[i] = ast.ObjectTerm(kv...)
 	}

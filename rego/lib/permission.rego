@@ -76,7 +76,9 @@ check_results := [r |
 # check_result resolves one check: each form of its value goes through the
 # layers on its own, and the most restrictive form wins (R2), so a symlink
 # cannot carry a value past a layer that would catch its target.
-check_result(c) := pick(rs) if {
+check_result(c) := unit_floor(c, layered_result(c))
+
+layered_result(c) := pick(rs) if {
 	rs := array.concat(
 		[r | some f in c.forms; r := form_result(c, f)],
 		[r | c.error; r := error_result(c)],
@@ -85,12 +87,39 @@ check_result(c) := pick(rs) if {
 } else := fallback_result(c) if c.surface != "path"
 
 form_result(c, f) := result(c, r, "session") if {
-	r := match.best(input.session.approvals[c.surface], f)
+	r := best(c, input.session.approvals[c.surface], f)
 } else := result(c, r, "agent") if {
-	r := match.best(active_agent.surfaces[c.surface], f)
+	r := best(c, active_agent.surfaces[c.surface], f)
 } else := result(c, r, "policy") if {
-	r := match.best(policy.surfaces[c.surface], f)
+	r := best(c, policy.surfaces[c.surface], f)
 }
+
+# best is the most specific rule for one form of a check. A bare name that
+# exists is gated only by a rule that names it: the catch-all "*" alone does
+# not count for it.
+best(c, m, f) := r if {
+	r := match.best(m, f)
+	not bare_catch_all(c, r)
+}
+
+bare_catch_all(c, r) if {
+	c.bare
+	r.catch_all
+}
+
+# unit_floor applies what a unit's shape demands (the spec's fail-closed
+# rules): a wrapper's allow becomes ask with its sentinel (R9), and a
+# command that could not be split into units asks unless a rule denies its
+# whole text (R8).
+unit_floor(c, r) := object.union(r, {"action": "ask", "matched": wrapper_sentinels[c.wrapper], "layer": "floor"}) if {
+	r.action == "allow"
+	wrapper_sentinels[c.wrapper]
+} else := object.union(r, {"action": "ask", "matched": "<unparseable-bash-command>", "layer": "floor", "reason": object.get(c, "reason", "")}) if {
+	c.unparseable
+	r.action != "deny"
+} else := r
+
+wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
 
 # The universal fallback: the agent's "*", else the policy's "*", else the
 # built-in ask. The path surface has none (R4).
@@ -110,6 +139,7 @@ result(c, rule, layer) := {
 	"surface": c.surface,
 	"value": c.value,
 	"origin": object.get(c, "origin", ""),
+	"at": object.get(c, "at", ""),
 	"pos": rule.pos,
 	"reason": object.get(rule, "reason", ""),
 }

@@ -1,0 +1,137 @@
+package bashfacts
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits (D3). A command past any of them is not decomposed: Extract returns
+// an error and the caller treats the command as unparseable, which asks
+// unless a rule denies the whole text.
+const (
+	// MaxBytes bounds the length of a command.
+	MaxBytes = 1 << 20
+	// MaxDepth bounds how deeply units nest: substitutions, subshells,
+	// compound bodies, wrapped commands and -c payloads all count.
+	MaxDepth = 64
+)
+
+// ErrLimit is wrapped by the errors Extract returns for input past a limit.
+var ErrLimit = errors.New("bashfacts: limit exceeded")
+
+// Pos is a position in the command text: a byte offset and a 1-based line
+// and column. A unit found inside a -c or eval payload, which is parsed on
+// its own, carries the position of the payload word.
+type Pos struct {
+	Offset int `json:"offset"`
+	Line   int `json:"line"`
+	Col    int `json:"col"`
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Wrapper kinds (the spec's wrapper floors).
+const (
+	Opaque      = "opaque"      // bash/sh/dash/zsh/ksh -c, eval
+	Indirection = "indirection" // sudo, env, xargs, find -exec, …
+)
+
+// Unit is one command the invocation runs, as the bash rules see it.
+type Unit struct {
+	// Text is the command rebuilt from its words after quote removal,
+	// without leading assignments and redirects (R11). A compound statement's
+	// text is its source.
+	Text string `json:"text"`
+	Pos  Pos    `json:"pos"`
+	// Origin says where the unit was found, "" at the top level (for example
+	// "inside command substitution", "wrapped by sudo").
+	Origin string `json:"origin,omitempty"`
+	// Program is the program's name as the shell finds it (the base name
+	// after quote removal); empty when the name is not a literal.
+	Program string `json:"program,omitempty"`
+	// Wrapper is Opaque or Indirection when the unit runs another command
+	// that its own text does not show.
+	Wrapper string `json:"wrapper,omitempty"`
+	// Compound marks the text of a compound statement (if, for, { }, …).
+	Compound bool `json:"compound,omitempty"`
+	// Dynamic is set when a word of the unit carries an expansion.
+	Dynamic bool `json:"dynamic,omitempty"`
+	// Unparseable marks a -c or eval payload that does not parse: its text
+	// is the unit, and it asks unless a rule denies it.
+	Unparseable bool `json:"unparseable,omitempty"`
+}
+
+// Dir is the effective directory at a point of the command, relative to
+// where the command starts: "" is that directory, an absolute path or a
+// home form ("~/x") replaces it, anything else is relative to it. Unknown
+// is set after a cd whose target is not a literal (or cd -).
+type Dir struct {
+	Path    string `json:"path,omitempty"`
+	Unknown bool   `json:"unknown,omitempty"`
+}
+
+// Token kinds.
+const (
+	TokenArgument = "argument"
+	TokenRedirect = "redirect"
+	TokenOption   = "option"
+	TokenProgram  = "program"
+)
+
+// Token is a path candidate: a word the command may use as a file.
+type Token struct {
+	// Value is the word after quote removal. Home forms (~, $HOME, ${HOME})
+	// are kept as written for the caller to expand.
+	Value string `json:"value"`
+	Pos   Pos    `json:"pos"`
+	Kind  string `json:"kind"`
+	// Bare is set for a name with no path shape (id_rsa): it is a path only
+	// if it names something that exists in Dir.
+	Bare bool `json:"bare,omitempty"`
+	Dir  Dir  `json:"dir"`
+}
+
+// Facts are what one command is made of.
+type Facts struct {
+	Units  []Unit  `json:"units"`
+	Tokens []Token `json:"tokens"`
+}
+
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// Extract decomposes a bash command into units and path tokens. It returns
+// an error, wrapping a *syntax.ParseError or ErrLimit, when the command
+// cannot be decomposed; the caller must then treat it as unparseable. An
+// empty or comment-only command has no units.
+func Extract(src string) (*Facts, error) {
+	if len(src) > MaxBytes {
+		return nil, fmt.Errorf("%w: the command is %d bytes, more than %d", ErrLimit, len(src), MaxBytes)
+	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		return nil, fmt.Errorf("%w: NUL byte at offset %d", ErrLimit, i)
+	}
+	f, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src}
+	w.stmts(f.Stmts, scope{})
+	if w.err != nil {
+		return nil, w.err
+	}
+	return w.out, nil
+}
+
+func parse(src string) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	f, err := p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, fmt.Errorf("bashfacts: %w", err)
+	}
+	return f, nil
+}

@@ -1,0 +1,192 @@
+package bashfacts
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// simple adds the unit of one simple command (its words, assignments and
+// redirects already taken apart), its path tokens, and the units of the
+// commands it runs: a wrapper's command and an opaque wrapper's payload
+// (D2). It returns the directory after the command (a literal cd folds).
+func (w *walker) simple(words []*syntax.Word, sc scope) Dir {
+	words = w.stripTransparent(words)
+	if len(words) == 0 {
+		return sc.dir
+	}
+	texts := make([]string, len(words))
+	u := Unit{Pos: w.pos(words[0].Pos()), Origin: sc.origin}
+	for i, word := range words {
+		t, dyn := w.wordText(word)
+		texts[i] = t
+		u.Dynamic = u.Dynamic || dyn
+	}
+	u.Text = strings.Join(texts, " ")
+	name, lit := w.literal(words[0])
+	prog := ""
+	if lit && name != "" {
+		prog = path.Base(name)
+		u.Program = prog
+	}
+	args, argWords := texts[1:], words[1:]
+	consumed := make([]bool, len(argWords))
+	var nested []func()
+
+	switch {
+	case opaqueShells[prog]:
+		if i := shellPayload(args); i >= 0 {
+			u.Wrapper = Opaque
+			if i < len(argWords) {
+				consumed[i] = true
+				nested = append(nested, w.payloadOf(argWords[i:i+1], prog+" -c", sc))
+			}
+		}
+	case prog == "eval":
+		u.Wrapper = Opaque
+		for i := range consumed {
+			consumed[i] = true
+		}
+		nested = append(nested, w.payloadOf(argWords, "eval", sc))
+	case prog == "find" || prog == "fd":
+		flags, end := findExecFlags, ";"
+		if prog == "fd" {
+			flags = fdExecFlags
+		}
+		for i := 0; i < len(args); i++ {
+			if !flags[args[i]] {
+				continue
+			}
+			u.Wrapper = Indirection
+			j := i + 1
+			for j < len(args) && args[j] != end && !(prog == "find" && args[j] == "+") {
+				consumed[j] = true
+				j++
+			}
+			if j > i+1 {
+				nested = append(nested, w.nestedCommand(argWords[i+1:j], "run by "+prog+" "+args[i], sc))
+			}
+			i = j
+		}
+	default:
+		spec, ok := indirections[prog]
+		if !ok {
+			break
+		}
+		u.Wrapper = Indirection
+		if prog == "flock" {
+			if i := indexOf(args, "-c", "--command"); i >= 0 && i+1 < len(args) {
+				consumed[i+1] = true
+				nested = append(nested, w.payloadOf(argWords[i+1:i+2], "flock -c", sc))
+				break
+			}
+		}
+		i := skipOptions(args, spec.valueShort, spec.valueLong)
+		for spec.assignments && i < len(args) && isAssignment(args[i]) {
+			i++
+		}
+		i = min(i+spec.operands, len(args))
+		end := len(args)
+		if spec.until != "" {
+			if k := indexOf(args[i:], spec.until); k >= 0 {
+				end = i + k
+			}
+		}
+		for k := i; k < end; k++ {
+			consumed[k] = true
+		}
+		inner := argWords[i:end]
+		switch {
+		case len(inner) == 1 && strings.ContainsAny(args[i], " \t\n;|&"):
+			// watch 'ls | wc', rush 'ping {}': a command line in one word.
+			nested = append(nested, w.payloadOf(inner, prog, sc))
+		case len(inner) > 0:
+			nested = append(nested, w.nestedCommand(inner, "wrapped by "+prog, sc))
+		}
+	}
+
+	w.out.Units = append(w.out.Units, u)
+	if lit && strings.Contains(name, "/") {
+		w.token(name, words[0], TokenProgram, false, sc)
+	}
+	w.argTokens(prog, argWords, consumed, sc)
+	for _, f := range nested {
+		f()
+	}
+	if prog == "cd" {
+		return w.cd(argWords, sc)
+	}
+	return sc.dir
+}
+
+// stripTransparent drops command, builtin and exec (with their options):
+// the command they run is the unit (R12).
+func (w *walker) stripTransparent(words []*syntax.Word) []*syntax.Word {
+	for len(words) > 0 {
+		name, lit := w.literal(words[0])
+		opts, ok := transparent[path.Base(name)]
+		if !lit || !ok {
+			return words
+		}
+		rest := make([]string, len(words)-1)
+		for i, word := range words[1:] {
+			rest[i], _ = w.wordText(word)
+		}
+		words = words[1+skipOptions(rest, opts, nil):]
+	}
+	return words
+}
+
+// nestedCommand returns the walk of a wrapped command as its own unit.
+func (w *walker) nestedCommand(words []*syntax.Word, origin string, sc scope) func() {
+	return func() {
+		if in, ok := w.enter(sc, origin); ok {
+			w.simple(words, in)
+		}
+	}
+}
+
+// payloadOf returns the walk of an opaque payload: the words joined (eval
+// joins its arguments), parsed when they are literal. A payload built from
+// expansions cannot be known; the wrapper's floor is all that applies.
+func (w *walker) payloadOf(words []*syntax.Word, what string, sc scope) func() {
+	return func() {
+		parts := make([]string, len(words))
+		for i, word := range words {
+			t, lit := w.literal(word)
+			if !lit {
+				return
+			}
+			parts[i] = t
+		}
+		if in, ok := w.enter(sc, "inside "+what+" payload"); ok {
+			w.payload(strings.Join(parts, " "), w.pos(words[0].Pos()), in)
+		}
+	}
+}
+
+func indexOf(args []string, xs ...string) int {
+	for i, a := range args {
+		for _, x := range xs {
+			if a == x {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// isAssignment reports NAME=value.
+func isAssignment(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range name {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,79 @@
+package bashfacts
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// patternPrograms take a pattern or a script as their first operand (unless
+// -e or -f gives it), which is never a path; sd takes two.
+var patternPrograms = map[string]int{"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "gawk": 1, "mawk": 1, "nawk": 1, "sd": 2}
+
+// patternFlags give the pattern or script as their value (skipped);
+// fileFlags give it from a file (a path).
+var patternFlags = set("-e", "--regexp", "--expression")
+
+var fileFlags = set("-f", "--file")
+
+// argTokens adds the path candidates among a command's arguments: path-shaped
+// words (dotfiles, relative and absolute paths, home forms), path-shaped
+// values of --opt=value, and bare names, which the caller keeps only when
+// they exist. URLs, flags and NAME=value words are not paths, nor are the
+// pattern operands of grep, sed, awk, rg and sd.
+func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, sc scope) {
+	skipOperands := patternPrograms[prog]
+	if skipOperands > 0 {
+		for _, word := range words {
+			t, _ := w.wordText(word)
+			name, _, _ := strings.Cut(t, "=")
+			if patternFlags[name] || fileFlags[name] || (len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t[1:2], "ef")) {
+				skipOperands = 0 // the pattern comes from a flag
+			}
+		}
+	}
+	skipNext := false
+	for i, word := range words {
+		if consumed[i] {
+			continue
+		}
+		if v, ok := w.homeForm(word); ok {
+			w.token(v, word, TokenArgument, false, sc)
+			continue
+		}
+		t, lit := w.literal(word)
+		if skipNext {
+			skipNext = false
+			continue
+		}
+		if !lit || t == "" || t == "-" {
+			continue
+		}
+		if len(t) > 1 && t[0] == '-' {
+			if name, value, ok := strings.Cut(t, "="); ok && strings.HasPrefix(name, "--") {
+				if pathShaped(value) {
+					w.token(value, word, TokenOption, false, sc)
+				}
+			} else if patternPrograms[prog] > 0 && patternFlags[t] {
+				skipNext = true
+			}
+			continue
+		}
+		if skipOperands > 0 {
+			skipOperands--
+			continue
+		}
+		if strings.Contains(t, "://") || isAssignment(t) {
+			continue
+		}
+		w.token(t, word, TokenArgument, !pathShaped(t), sc)
+	}
+}
+
+// pathShaped reports whether a word looks like a path on its own: a dotfile
+// or dot path, anything with a slash, or a home form. On POSIX a backslash
+// is a filename character, not a separator.
+func pathShaped(s string) bool {
+	return strings.HasPrefix(s, ".") || strings.Contains(s, "/") || s == "~" ||
+		(strings.HasPrefix(s, "$HOME") || strings.HasPrefix(s, "${HOME}")) && !strings.Contains(s, "://")
+}

@@ -1,0 +1,357 @@
+package bashfacts
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// scope is what a statement inherits from where it stands.
+type scope struct {
+	origin string
+	dir    Dir
+	depth  int
+}
+
+// walker collects the units and tokens of one source. A -c or eval payload
+// is parsed on its own and walked by a child walker that shares the output
+// and reports every position as the payload word's (at).
+type walker struct {
+	out *Facts
+	src string
+	at  *Pos
+	err error
+}
+
+var unknownDir = Dir{Unknown: true}
+
+func (w *walker) pos(p syntax.Pos) Pos {
+	if w.at != nil {
+		return *w.at
+	}
+	return Pos{Offset: int(p.Offset()), Line: int(p.Line()), Col: int(p.Col())}
+}
+
+// enter opens a nested scope, failing closed past MaxDepth.
+func (w *walker) enter(sc scope, origin string) (scope, bool) {
+	if sc.depth+1 > MaxDepth {
+		if w.err == nil {
+			w.err = fmt.Errorf("%w: units nest deeper than %d", ErrLimit, MaxDepth)
+		}
+		return sc, false
+	}
+	sc.depth++
+	sc.origin = origin
+	return sc, true
+}
+
+// stmts walks a statement list in order; a literal cd changes the directory
+// of the statements after it. It returns the directory at the end.
+func (w *walker) stmts(list []*syntax.Stmt, sc scope) Dir {
+	for _, st := range list {
+		if w.err != nil {
+			break
+		}
+		sc.dir = w.stmt(st, sc)
+	}
+	return sc.dir
+}
+
+func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
+	after := w.command(st.Cmd, sc)
+	w.redirects(st.Redirs, sc)
+	if st.Background || st.Coprocess || st.Disown {
+		return sc.dir // a background job's cd does not reach what follows
+	}
+	return after
+}
+
+func (w *walker) command(cmd syntax.Command, sc scope) Dir {
+	switch c := cmd.(type) {
+	case nil:
+		return sc.dir
+	case *syntax.CallExpr:
+		return w.call(c, sc)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt:
+			next := sc
+			next.dir = w.stmt(c.X, sc)
+			return w.stmt(c.Y, next)
+		case syntax.OrStmt:
+			// The right side runs only when the left failed, in the
+			// directory the left started from.
+			x, y := w.stmt(c.X, sc), w.stmt(c.Y, sc)
+			if x == y {
+				return x
+			}
+			return unknownDir
+		default: // pipeline stages are subshells: nothing leaks
+			w.stmt(c.X, sc)
+			w.stmt(c.Y, sc)
+			return sc.dir
+		}
+	case *syntax.Subshell:
+		w.compound(c, "(", sc)
+		if in, ok := w.enter(sc, "inside subshell"); ok {
+			w.stmts(c.Stmts, in)
+		}
+		return sc.dir
+	case *syntax.Block:
+		w.compound(c, "{", sc)
+		if in, ok := w.enter(sc, "inside { } group"); ok {
+			return w.stmts(c.Stmts, in)
+		}
+		return sc.dir
+	case *syntax.IfClause:
+		w.compound(c, "if", sc)
+		in, ok := w.enter(sc, "inside if statement")
+		for ic := c; ok && ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, in)
+			w.stmts(ic.Then, in)
+		}
+		return w.settled(c, sc)
+	case *syntax.WhileClause:
+		kw, origin := "while", "inside while loop"
+		if c.Until {
+			kw, origin = "until", "inside until loop"
+		}
+		w.compound(c, kw, sc)
+		if in, ok := w.enter(sc, origin); ok {
+			w.stmts(c.Cond, in)
+			w.stmts(c.Do, in)
+		}
+		return w.settled(c, sc)
+	case *syntax.ForClause:
+		kw := "for"
+		if c.Select {
+			kw = "select"
+		}
+		w.compound(c, kw, sc)
+		if in, ok := w.enter(sc, "inside "+kw+" loop"); ok {
+			w.substs(c.Loop, in)
+			w.stmts(c.Do, in)
+		}
+		return w.settled(c, sc)
+	case *syntax.CaseClause:
+		w.compound(c, "case", sc)
+		if in, ok := w.enter(sc, "inside case statement"); ok {
+			w.substs(c.Word, in)
+			for _, item := range c.Items {
+				for _, p := range item.Patterns {
+					w.substs(p, in)
+				}
+				w.stmts(item.Stmts, in)
+			}
+		}
+		return w.settled(c, sc)
+	case *syntax.FuncDecl:
+		// A definition counts as running its body (D1): a function may
+		// shadow an allowed command.
+		w.compound(c, "function", sc)
+		if in, ok := w.enter(sc, "inside function body"); ok && c.Body != nil {
+			w.stmt(c.Body, in)
+		}
+		return sc.dir
+	case *syntax.TimeClause:
+		u := w.compound(c, "time", sc)
+		w.out.Units[u].Wrapper = Indirection
+		if in, ok := w.enter(sc, "wrapped by time"); ok && c.Stmt != nil {
+			return w.stmt(c.Stmt, in)
+		}
+		return sc.dir
+	case *syntax.CoprocClause:
+		w.compound(c, "coproc", sc)
+		if in, ok := w.enter(sc, "inside coproc"); ok && c.Stmt != nil {
+			w.stmt(c.Stmt, in)
+		}
+		return sc.dir
+	case *syntax.DeclClause:
+		w.compound(c, c.Variant.Value, sc)
+		for _, a := range c.Args {
+			w.substs(a, sc)
+		}
+		return sc.dir
+	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+		w.compound(c, keyword(c), sc)
+		w.substs(c, sc)
+		return sc.dir
+	}
+	// Any other node (bats tests, zsh forms) is matched as its text.
+	w.compound(cmd, "", sc)
+	w.substs(cmd, sc)
+	return sc.dir
+}
+
+func keyword(c syntax.Command) string {
+	switch c.(type) {
+	case *syntax.TestClause:
+		return "[["
+	case *syntax.ArithmCmd:
+		return "(("
+	}
+	return "let"
+}
+
+// settled is the directory after a branch or loop: unchanged when nothing in
+// it changes directory, else unknown.
+func (w *walker) settled(n syntax.Node, sc scope) Dir {
+	changes := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+			if name, lit := w.literal(ce.Args[0]); lit && (name == "cd" || name == "pushd" || name == "popd") {
+				changes = true
+			}
+		}
+		return !changes
+	})
+	if changes {
+		return unknownDir
+	}
+	return sc.dir
+}
+
+// compound adds the text of a compound statement as a unit and returns its
+// index.
+func (w *walker) compound(n syntax.Node, kw string, sc scope) int {
+	w.out.Units = append(w.out.Units, Unit{
+		Text:     strings.TrimSpace(w.source(n)),
+		Pos:      w.pos(n.Pos()),
+		Origin:   sc.origin,
+		Program:  kw,
+		Compound: true,
+	})
+	return len(w.out.Units) - 1
+}
+
+// substs walks a node for command and process substitutions, wherever they
+// stand: arguments, assignments, ${x:-$(…)}, $((…)), [[ … ]], heredoc bodies.
+func (w *walker) substs(n syntax.Node, sc scope) {
+	if n == nil || w.err != nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if in, ok := w.enter(sc, "inside command substitution"); ok {
+				w.stmts(n.Stmts, in)
+			}
+			return false
+		case *syntax.ProcSubst:
+			if in, ok := w.enter(sc, "inside process substitution"); ok {
+				w.stmts(n.Stmts, in)
+			}
+			return false
+		case *syntax.Stmt:
+			return false
+		}
+		return true
+	})
+}
+
+func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
+	for _, a := range c.Assigns {
+		w.substs(a, sc)
+	}
+	for _, a := range c.Args {
+		w.substs(a, sc)
+	}
+	if len(c.Args) == 0 {
+		return sc.dir // assignments only
+	}
+	return w.simple(c.Args, sc)
+}
+
+// redirects gates every redirect target as a path (R7) and walks heredoc
+// bodies and here-strings for substitutions.
+func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			// A quoted delimiter keeps the body literal: the parser gives it
+			// no substitutions to find.
+			w.substs(r.Hdoc, sc)
+			continue
+		case syntax.WordHdoc:
+			w.substs(r.Word, sc)
+			continue
+		}
+		w.substs(r.Word, sc)
+		if v, ok := w.homeForm(r.Word); ok {
+			w.token(v, r.Word, TokenRedirect, false, sc)
+			continue
+		}
+		v, lit := w.literal(r.Word)
+		if !lit || v == "" {
+			continue
+		}
+		if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (v == "-" || isNumber(v)) {
+			continue // a file descriptor, not a file
+		}
+		w.token(v, r.Word, TokenRedirect, false, sc)
+	}
+}
+
+func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {
+	w.out.Tokens = append(w.out.Tokens, Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir})
+}
+
+// payload parses the program an opaque wrapper runs (D2) and walks it as
+// nested units. A payload that does not parse is one unparseable unit.
+func (w *walker) payload(text string, at Pos, sc scope) {
+	f, err := parse(text)
+	if err != nil {
+		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true})
+		return
+	}
+	child := &walker{out: w.out, src: text, at: &at}
+	child.stmts(f.Stmts, sc)
+	if child.err != nil && w.err == nil {
+		w.err = child.err
+	}
+}
+
+func isNumber(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cd folds a literal cd into the directory (the spec's effective directory).
+func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
+	for len(args) > 0 {
+		v, lit := w.literal(args[0])
+		if !lit || v == "-" || v == "--" || !strings.HasPrefix(v, "-") || len(v) < 2 {
+			if lit && v == "--" {
+				args = args[1:]
+			}
+			break
+		}
+		args = args[1:] // -L, -P, -e, -@
+	}
+	if len(args) == 0 {
+		return Dir{Path: "~"}
+	}
+	if v, ok := w.homeForm(args[0]); ok {
+		return Dir{Path: v}
+	}
+	v, lit := w.literal(args[0])
+	switch {
+	case !lit || v == "-" || v == "":
+		return unknownDir
+	case path.IsAbs(v) || v == "~" || strings.HasPrefix(v, "~/"):
+		return Dir{Path: path.Clean(v)}
+	case sc.dir.Unknown:
+		return unknownDir
+	}
+	p := path.Join(sc.dir.Path, v)
+	if p == "." {
+		p = ""
+	}
+	return Dir{Path: p}
+}

@@ -1,0 +1,202 @@
+package bashfacts
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wordText rebuilds a word after quote removal and escape processing (R11):
+// literal parts give their value, every expansion keeps its source text, and
+// dynamic reports whether there was one.
+func (w *walker) wordText(word *syntax.Word) (text string, dynamic bool) {
+	var b strings.Builder
+	for _, part := range word.Parts {
+		if w.partText(&b, part, false) {
+			dynamic = true
+		}
+	}
+	return b.String(), dynamic
+}
+
+func (w *walker) partText(b *strings.Builder, part syntax.WordPart, quoted bool) (dynamic bool) {
+	switch p := part.(type) {
+	case *syntax.Lit:
+		if quoted {
+			b.WriteString(unescapeDouble(p.Value))
+		} else {
+			b.WriteString(unescapeBare(p.Value))
+		}
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			b.WriteString(unescapeANSI(p.Value))
+		} else {
+			b.WriteString(p.Value)
+		}
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			if w.partText(b, q, true) {
+				dynamic = true
+			}
+		}
+	default:
+		b.WriteString(w.source(part))
+		dynamic = true
+	}
+	return dynamic
+}
+
+// literal is the word's value when it has no expansion.
+func (w *walker) literal(word *syntax.Word) (string, bool) {
+	text, dynamic := w.wordText(word)
+	return text, !dynamic
+}
+
+// homeForm recognises $HOME and ${HOME}, alone or before a "/…" literal, and
+// returns the word as written ("$HOME/.ssh") for the caller to expand.
+func (w *walker) homeForm(word *syntax.Word) (string, bool) {
+	pe, ok := word.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Param.Value != "HOME" || pe.Exp != nil || pe.Slice != nil ||
+		pe.Repl != nil || pe.Length || pe.Excl || pe.Index != nil || pe.Width || pe.Names != 0 {
+		return "", false
+	}
+	head := "${HOME}"
+	if pe.Short {
+		head = "$HOME"
+	}
+	rest := ""
+	for _, part := range word.Parts[1:] {
+		var b strings.Builder
+		if w.partText(&b, part, false) {
+			return "", false
+		}
+		rest += b.String()
+	}
+	if rest != "" && !strings.HasPrefix(rest, "/") {
+		return "", false
+	}
+	return head + rest, true
+}
+
+// source is the text of a node as written.
+func (w *walker) source(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(w.src) || start > end {
+		return ""
+	}
+	return w.src[start:end]
+}
+
+// unescapeBare removes the backslashes of an unquoted literal: "\x" is "x"
+// and a backslash-newline joins the lines.
+func unescapeBare(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDouble removes the backslashes that escape inside double quotes:
+// before $, `, ", \ and newline; other backslashes stay.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeANSI processes the escapes of $'…'.
+func unescapeANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
+			base, max := 16, map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			start := i + 1
+			if e >= '0' && e <= '7' {
+				base, max, start = 8, 3, i
+			}
+			end := start
+			for end < len(s) && end-start < max && isDigit(s[end], base) {
+				end++
+			}
+			if end == start {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[start:end], base, 32)
+			if e == 'x' || base == 8 {
+				b.WriteByte(byte(n))
+			} else if utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			}
+			i = end - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func isDigit(c byte, base int) bool {
+	switch {
+	case c >= '0' && c <= '7':
+		return true
+	case c >= '8' && c <= '9':
+		return base >= 10
+	case c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		return base == 16
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+package bashfacts
+
+import "strings"
+
+// opaqueShells run their -c payload as a new shell program.
+var opaqueShells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true}
+
+// shellValueFlags are the short options of those shells that take a value,
+// so that `bash -o pipefail -c …` finds its -c.
+var shellValueFlags = "oO"
+
+// indirection describes a wrapper that runs a following command: which of
+// its options take a value, and how many operands come before the command.
+type indirection struct {
+	// valueShort are short options that take a value (as the next word, or
+	// attached: -n5); valueLong are long options that take one as the next
+	// word (a --opt=value never does).
+	valueShort string
+	valueLong  map[string]bool
+	// operands before the command (timeout DURATION, flock FILE).
+	operands int
+	// assignments: env skips NAME=value words before the command.
+	assignments bool
+	// until ends the command at this word (parallel's ":::").
+	until string
+}
+
+var indirections = map[string]indirection{
+	"sudo":          {valueShort: "ugpCDhrtTUR", valueLong: set("--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot")},
+	"doas":          {valueShort: "uC"},
+	"env":           {valueShort: "uCS", valueLong: set("--unset", "--chdir", "--split-string"), assignments: true},
+	"xargs":         {valueShort: "EeIiLlnPsdaR", valueLong: set("--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--arg-file", "--process-slot-var")},
+	"nohup":         {},
+	"timeout":       {valueShort: "sk", valueLong: set("--signal", "--kill-after"), operands: 1},
+	"nice":          {valueShort: "n", valueLong: set("--adjustment")},
+	"setsid":        {},
+	"stdbuf":        {valueShort: "ioe", valueLong: set("--input", "--output", "--error")},
+	"watch":         {valueShort: "ndq", valueLong: set("--interval", "--differences", "--equexit", "--chgexit")},
+	"flock":         {valueShort: "wEc", valueLong: set("--timeout", "--conflict-exit-code", "--command"), operands: 1},
+	"parallel":      {valueShort: "jSdIaEX", valueLong: set("--jobs", "--sshlogin", "--delimiter", "--arg-file", "--replace", "--colsep", "--timeout", "--retries", "--joblog", "--results", "--tmpdir", "--workdir"), until: ":::"},
+	"rust-parallel": {valueShort: "jdsr", valueLong: set("--jobs", "--input-file", "--regex", "--shell-path", "--timeout-seconds"), until: ":::"},
+	"rush":          {valueShort: "jDrIcCeFtT", valueLong: set("--jobs", "--record-delimiter", "--records-per-job", "--field-delimiter", "--retry-times", "--retry-interval", "--timeout", "--succeed-cmd-file", "--immediate-output")},
+}
+
+// transparent programs run their operand as if they were absent (R12), with
+// these options skipped.
+var transparent = map[string]string{"command": "", "builtin": "", "exec": "a"}
+
+// findExecFlags and fdExecFlags start the command a search runs per result.
+var findExecFlags = set("-exec", "-execdir", "-ok", "-okdir")
+
+var fdExecFlags = set("-x", "--exec", "-X", "--exec-batch")
+
+func set(xs ...string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// skipOptions returns the index of the first word after the wrapper's own
+// options, as the program reads them: a cluster -abc ends at a value option
+// (-n5 carries its value, -n takes the next word); "--" ends the options.
+func skipOptions(args []string, valueShort string, valueLong map[string]bool) int {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "--":
+			return i + 1
+		case strings.HasPrefix(a, "--"):
+			if _, _, hasValue := strings.Cut(a, "="); !hasValue && valueLong[a] {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(valueShort, a[j]) >= 0 {
+					if j == len(a)-1 {
+						i++ // the value is the next word
+					}
+					break
+				}
+			}
+		default:
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// shellPayload finds the -c payload of an opaque shell: the index of the
+// payload word, or -1 when the shell runs a script (not opaque).
+func shellPayload(args []string) int {
+	hasC := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" {
+			i++
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') || strings.HasPrefix(a, "--") {
+			if strings.HasPrefix(a, "--") {
+				continue // long options (--norc, --login) take no value
+			}
+			break
+		}
+		if a[0] == '-' && strings.IndexByte(a[1:], 'c') >= 0 {
+			hasC = true
+		}
+		if strings.IndexByte(shellValueFlags, a[len(a)-1]) >= 0 {
+			i++
+		}
+	}
+	if !hasC {
+		return -1
+	}
+	return i
+}
