@@ -3,6 +3,7 @@ package bashfacts
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -95,7 +96,8 @@ type Token struct {
 	Dir  Dir  `json:"dir"`
 }
 
-// Facts are what one command is made of.
+// Facts are what one command is made of, units and tokens each in source
+// order.
 type Facts struct {
 	Units  []Unit  `json:"units"`
 	Tokens []Token `json:"tokens"`
@@ -123,6 +125,10 @@ func Extract(src string) (*Facts, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	// Source order (R13): left to right; at the same place, what was found
+	// first, which is the enclosing unit before the units nested in it.
+	sort.SliceStable(w.out.Units, func(i, j int) bool { return w.out.Units[i].Pos.Offset < w.out.Units[j].Pos.Offset })
+	sort.SliceStable(w.out.Tokens, func(i, j int) bool { return w.out.Tokens[i].Pos.Offset < w.out.Tokens[j].Pos.Offset })
 	return w.out, nil
 }
 

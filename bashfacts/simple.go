@@ -11,13 +11,20 @@ import (
 // redirects already taken apart), its path tokens, and the units of the
 // commands it runs: a wrapper's command and an opaque wrapper's payload
 // (D2). It returns the directory after the command (a literal cd folds).
-func (w *walker) simple(words []*syntax.Word, sc scope) Dir {
-	words = w.stripTransparent(words)
+// start is where the unit begins: its statement, leading assignments
+// included, so that it sorts before what is nested in them.
+func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
+	if stripped := w.stripTransparent(words); len(stripped) != len(words) {
+		words = stripped
+		if len(words) > 0 {
+			start = words[0].Pos()
+		}
+	}
 	if len(words) == 0 {
 		return sc.dir
 	}
 	texts := make([]string, len(words))
-	u := Unit{Pos: w.pos(words[0].Pos()), Origin: sc.origin}
+	u := Unit{Pos: w.pos(start), Origin: sc.origin}
 	for i, word := range words {
 		t, dyn := w.wordText(word)
 		texts[i] = t
@@ -142,7 +149,7 @@ func (w *walker) stripTransparent(words []*syntax.Word) []*syntax.Word {
 func (w *walker) nestedCommand(words []*syntax.Word, origin string, sc scope) func() {
 	return func() {
 		if in, ok := w.enter(sc, origin); ok {
-			w.simple(words, in)
+			w.simple(words, words[0].Pos(), in)
 		}
 	}
 }
@@ -152,6 +159,9 @@ func (w *walker) nestedCommand(words []*syntax.Word, origin string, sc scope) fu
 // expansions cannot be known; the wrapper's floor is all that applies.
 func (w *walker) payloadOf(words []*syntax.Word, what string, sc scope) func() {
 	return func() {
+		if len(words) == 0 {
+			return // a bare eval runs nothing
+		}
 		parts := make([]string, len(words))
 		for i, word := range words {
 			t, lit := w.literal(word)

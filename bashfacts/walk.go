@@ -261,7 +261,7 @@ func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 	if len(c.Args) == 0 {
 		return sc.dir // assignments only
 	}
-	return w.simple(c.Args, sc)
+	return w.simple(c.Args, c.Pos(), sc)
 }
 
 // redirects gates every redirect target as a path (R7) and walks heredoc
@@ -271,14 +271,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			// A quoted delimiter keeps the body literal: the parser gives it
-			// no substitutions to find.
-			w.substs(r.Hdoc, sc)
+			// no substitutions to find. (A nil *Word must not become a
+			// non-nil Node.)
+			if r.Hdoc != nil {
+				w.substs(r.Hdoc, sc)
+			}
 			continue
-		case syntax.WordHdoc:
-			w.substs(r.Word, sc)
+		}
+		if r.Word == nil {
 			continue
 		}
 		w.substs(r.Word, sc)
+		if r.Op == syntax.WordHdoc {
+			continue // a here-string is data, not a file
+		}
 		if v, ok := w.homeForm(r.Word); ok {
 			w.token(v, r.Word, TokenRedirect, false, sc)
 			continue
