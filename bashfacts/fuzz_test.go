@@ -126,7 +126,7 @@ func conformanceCommands(tb testing.TB) []string {
 // pathological inputs must come back, decomposed or refused, never hang or
 // crash (D3). Their cost is measured by BenchmarkExtractPathological.
 var pathological = map[string]string{
-	"10000 nested $(":       strings.Repeat("$(", 10000) + strings.Repeat(")", 10000),
+	"10000 nested $(":        strings.Repeat("$(", 10000) + strings.Repeat(")", 10000),
 	"10000 nested subshells": strings.Repeat("(", 10000) + "ls" + strings.Repeat(")", 10000),
 	"unclosed $( x 10000":    strings.Repeat("echo $(", 10000),
 	"20000-unit chain":       strings.Repeat("ls && ", 20000) + "ls",

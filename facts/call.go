@@ -139,4 +139,3 @@ func (e *Env) pathCheck(value, base string) Check {
 	f := e.PathForms(value, base)
 	return Check{Surface: "path", Value: value, Forms: [][]string{f.Referenced, f.Canonical}, Error: f.Err}
 }
-
