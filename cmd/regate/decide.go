@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -236,7 +237,7 @@ func printDecisions(w io.Writer, format string, results []decided) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tDECISION\tMATCHED\tLAYER\tRULE AT")
+	fmt.Fprintln(tw, "CALL\tDECISION\tMATCHED\tLAYER\tRULE AT\tDECIDED ON")
 	for _, r := range results {
 		d := r.Decision
 		action := d.Action
@@ -247,9 +248,23 @@ func printDecisions(w io.Writer, format string, results []decided) error {
 		if matched == "" {
 			matched = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", truncate(callSummary(r.Call), 48), action, matched, d.Layer, d.Pos)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", truncate(callSummary(r.Call), 48), action, matched, d.Layer, d.Pos, decidedOn(d))
 	}
 	return tw.Flush()
+}
+
+// decidedOn names the check that decided: the surface, the value (a bash
+// unit or a path token), where a unit was found and where it stands in the
+// command.
+func decidedOn(d runtime.Decision) string {
+	s := fmt.Sprintf("%s %s", d.Surface, strconv.Quote(truncate(d.Value, 40)))
+	if d.Origin != "" {
+		s += " " + d.Origin
+	}
+	if d.At != "" {
+		s += " @" + d.At
+	}
+	return s
 }
 
 // callSummary names a call by its tool and the argument that identifies it.
