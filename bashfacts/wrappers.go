@@ -62,7 +62,12 @@ func set(xs ...string) map[string]bool {
 // skipOptions returns the index of the first word after the wrapper's own
 // options, as the program reads them: a cluster -abc ends at a value option
 // (-n5 carries its value, -n takes the next word); "--" ends the options.
+// The index is at most len(args), even when a value is missing.
 func skipOptions(args []string, valueShort string, valueLong map[string]bool) int {
+	return min(skipOptionsRaw(args, valueShort, valueLong), len(args))
+}
+
+func skipOptionsRaw(args []string, valueShort string, valueLong map[string]bool) int {
 	i := 0
 	for i < len(args) {
 		a := args[i]
