@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/open-policy-agent/opa/v1/format"
 )
@@ -91,13 +90,4 @@ func faultFloor(sentinel string, errs Errors) []any {
 		"pos":     first.Pos.String(),
 		"reason":  fmt.Sprintf("%s failed to load (%s at %s), so it fails closed", first.Pos.File, first.Msg, first.Pos),
 	}}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +62,7 @@ func runCompile(_ context.Context, p *compileParams, stdout, stderr io.Writer) e
 	for _, m := range out.Modules {
 		files[m.Path] = m.Text
 	}
-	for _, path := range sortedKeys(files) {
+	for _, path := range slices.Sorted(maps.Keys(files)) {
 		dst := filepath.Join(p.outDir, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return withCode(exitFault, err)
