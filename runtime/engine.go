@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -17,6 +18,10 @@ import (
 
 // Query is the Rego query every decision evaluates.
 const Query = "data.regate.lib.permission.decision"
+
+// ResponseQuery is the decision with the agent's message, as an OPA server
+// would be asked for it.
+const ResponseQuery = "data.regate.lib.message.response"
 
 // ErrNoDecision is returned when the policy produced no decision at all, a
 // fault the host must turn into a block.
@@ -30,6 +35,11 @@ type Engine struct {
 	session *Session
 	hash    string
 	pool    *Pool
+	modules []compiler.Module
+
+	responseOnce sync.Once
+	response     rego.PreparedEvalQuery
+	responseErr  error
 }
 
 // Option configures New.
@@ -50,7 +60,7 @@ func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
 // generated modules are parsed, compiled and prepared once here, never at
 // decision time.
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
-	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}}
+	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, modules: out.Modules}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{
@@ -80,11 +90,15 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 }
 
 func prepare(ctx context.Context, generated []compiler.Module) (rego.PreparedEvalQuery, error) {
+	return prepareQuery(ctx, Query, generated)
+}
+
+func prepareQuery(ctx context.Context, query string, generated []compiler.Module) (rego.PreparedEvalQuery, error) {
 	lib, err := regolib.Modules()
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
 	}
-	opts := []func(*rego.Rego){rego.Query(Query)}
+	opts := []func(*rego.Rego){rego.Query(query)}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {
 		paths = append(paths, p)
@@ -118,23 +132,45 @@ func (e *Engine) Facts(call facts.Call) *facts.Input {
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
 	in := facts.Build(call, e.env)
-	return e.decide(ctx, in)
+	obj, err := evalObject(ctx, e.query, inputValue(in, e.session.value()))
+	if err != nil {
+		return Decision{}, err
+	}
+	d, err := decisionFrom(obj)
+	if err != nil {
+		return Decision{}, err
+	}
+	d.Message = message(d, in.Tool, in.Agent)
+	return d, nil
 }
 
-func (e *Engine) decide(ctx context.Context, in *facts.Input) (Decision, error) {
-	input := inputValue(in, e.session.value())
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+// Response evaluates regate.lib.message.response, the decision with the
+// message as the Rego library renders it: what an OPA server answers for
+// the same policy. Decide builds the same message in Go; the first call
+// prepares the query.
+func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any, error) {
+	e.responseOnce.Do(func() {
+		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.modules)
+	})
+	if e.responseErr != nil {
+		return nil, e.responseErr
+	}
+	return evalObject(ctx, e.response, inputValue(facts.Build(call, e.env), e.session.value()))
+}
+
+func evalObject(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (map[string]any, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
-		return Decision{}, fmt.Errorf("runtime: evaluate: %w", err)
+		return nil, fmt.Errorf("runtime: evaluate: %w", err)
 	}
 	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return Decision{}, ErrNoDecision
+		return nil, ErrNoDecision
 	}
 	obj, ok := rs[0].Expressions[0].Value.(map[string]any)
 	if !ok {
-		return Decision{}, ErrNoDecision
+		return nil, ErrNoDecision
 	}
-	return decisionFrom(obj)
+	return obj, nil
 }
 
 // inputValue builds the input document directly as an AST value, which

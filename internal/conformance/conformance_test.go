@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/runtime"
 )
 
 const corpus = "../../testdata/conformance"
@@ -81,4 +82,33 @@ func readKnown(t *testing.T) map[string]bool {
 		}
 	}
 	return known
+}
+
+// TestMessagesAgree holds the message Decide builds in Go to the one the
+// Rego library renders (regate.lib.message.response), and the rest of the
+// decision to the Rego decision, on every permission case.
+func TestMessagesAgree(t *testing.T) {
+	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pool := runtime.NewPool()
+	for _, c := range cases {
+		eng, call, err := c.Engine(ctx, pool)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		d, err := eng.Decide(ctx, call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		resp, err := eng.Response(ctx, call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if resp["message"] != d.Message || resp["action"] != d.Action || resp["matched"] != d.Matched {
+			t.Errorf("%s: Go %q [%s %s], Rego %q [%v %v]", c.ID, d.Message, d.Action, d.Matched, resp["message"], resp["action"], resp["matched"])
+		}
+	}
 }

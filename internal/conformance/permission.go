@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -105,19 +107,49 @@ func runPermission(ctx context.Context, pool *runtime.Pool, raw []byte) Result {
 // DecidePermission compiles the case's rule files and decides its call.
 // Cases that share rules share one prepared query through pool.
 func DecidePermission(ctx context.Context, pool *runtime.Pool, c *PermissionCase) (runtime.Decision, error) {
+	eng, call, err := c.Engine(ctx, pool)
+	if err != nil {
+		return runtime.Decision{}, err
+	}
+	return eng.Decide(ctx, call)
+}
+
+// Engine compiles the case's rule files into an engine with the case's
+// environment and session, and returns it with the case's call.
+func (c *PermissionCase) Engine(ctx context.Context, pool *runtime.Pool) (*runtime.Engine, facts.Call, error) {
 	s := c.Setup()
 	out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
 	if err != nil {
-		return runtime.Decision{}, err
+		return nil, s.Call, err
 	}
 	eng, err := runtime.New(ctx, out, runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS), runtime.WithPool(pool))
 	if err != nil {
-		return runtime.Decision{}, err
+		return nil, s.Call, err
 	}
 	if c.Session != nil && len(c.Session.Approvals) > 0 {
 		if err := eng.Session().Approve(c.Session.Approvals...); err != nil {
-			return runtime.Decision{}, err
+			return nil, s.Call, err
 		}
 	}
-	return eng.Decide(ctx, s.Call)
+	return eng, s.Call, nil
+}
+
+// PermissionCases reads every permission case of a JSON Lines file.
+func PermissionCases(path string) ([]*PermissionCase, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []*PermissionCase
+	for i, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var c PermissionCase
+		if err := json.Unmarshal(line, &c); err != nil {
+			return nil, fmt.Errorf("%s:%d:1: %w", path, i+1, err)
+		}
+		out = append(out, &c)
+	}
+	return out, nil
 }

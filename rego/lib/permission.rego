@@ -7,6 +7,10 @@
 # agent, policy and fallback, and the most restrictive result wins, the
 # first in order on a tie (R13). Floors raise an allow to ask, and yolo mode
 # approves what is left asking.
+#
+# Internally an outcome is {"action", "rule", "layer", "i"}: the rule object
+# that decided (or a sentinel standing for one) and the index of the check it
+# decided, so that the decision object is built once, at the end.
 package regate.lib.permission
 
 import data.regate.gen.agents
@@ -24,7 +28,7 @@ default active_agent := {}
 
 active_agent := agents.agents[input.agent]
 
-# decision is the whole outcome of the call.
+# decision is the whole outcome of the call, as data.
 default decision := {
 	"action": "deny",
 	"matched": "<no-decision>",
@@ -32,16 +36,18 @@ default decision := {
 	"surface": "",
 	"value": "",
 	"origin": "",
+	"at": "",
 	"pos": "-",
 	"reason": "regate reached no decision for this call; it is blocked",
-	"message": "[regate] regate reached no decision for this call; it is blocked.",
+	"floor": "",
+	"yolo": false,
 }
 
 decision := unregistered if {
 	input.unregistered
-} else := with_message(hard) if {
+} else := assemble(hard) if {
 	hard
-} else := with_message(yolo(floored(pick(check_results))))
+} else := assemble(yolo(floored(pick(outcomes))))
 
 unregistered := {
 	"action": "deny",
@@ -50,47 +56,63 @@ unregistered := {
 	"surface": input.tool,
 	"value": input.tool,
 	"origin": "",
+	"at": "",
 	"pos": "-",
 	"reason": "",
-	"message": sprintf("[regate] tool '%s' is not registered in this session; it is blocked before any rule.", [input.tool]),
+	"floor": "",
+	"yolo": false,
+}
+
+assemble(o) := {
+	"action": o.action,
+	"matched": o.rule.pattern,
+	"layer": o.layer,
+	"surface": c.surface,
+	"value": c.value,
+	"origin": object.get(c, "origin", ""),
+	"at": object.get(c, "at", ""),
+	"pos": o.rule.pos,
+	"reason": object.get(o.rule, "reason", ""),
+	"floor": object.get(o, "floor", ""),
+	"yolo": object.get(o, "yolo", false),
+} if {
+	c := input.checks[o.i]
 }
 
 # hard is the first hard-guard match, in check order.
-hard := hard_results[0]
+hard := hard_outcomes[0]
 
-hard_results := array.concat(
-	[r |
-		some c in input.checks
+hard_outcomes := array.concat(
+	[o |
+		some i, c in input.checks
 		some f in c.forms
 		rule := match.best(hardguards.surfaces[c.surface], f)
-		r := result(c, rule, "hard-guard")
+		o := {"action": "deny", "rule": rule, "layer": "hard-guard", "i": i}
 	],
-	[r | r := result(input.checks[0], hardguards.fallback, "hard-guard")],
+	[o | o := {"action": "deny", "rule": hardguards.fallback, "layer": "hard-guard", "i": 0}],
 )
 
-check_results := [r |
-	some c in input.checks
-	r := check_result(c)
+outcomes := [o |
+	some i, c in input.checks
+	o := unit_floor(c, layered(i, c))
 ]
 
-# check_result resolves one check: each form of its value goes through the
-# layers on its own, and the most restrictive form wins (R2), so a symlink
-# cannot carry a value past a layer that would catch its target.
-check_result(c) := unit_floor(c, layered_result(c))
-
-layered_result(c) := pick(rs) if {
-	rs := array.concat(
-		[r | some f in c.forms; r := form_result(c, f)],
-		[r | c.error; r := error_result(c)],
+# layered resolves one check: each form of its value goes through the layers
+# on its own, and the most restrictive form wins (R2), so a symlink cannot
+# carry a value past a layer that would catch its target.
+layered(i, c) := pick(os) if {
+	os := array.concat(
+		[o | some f in c.forms; o := form_outcome(i, c, f)],
+		[o | c.error; o := {"action": "ask", "rule": {"pattern": "<unresolved-path>", "pos": "-", "reason": c.error}, "layer": "facts", "i": i}],
 	)
-	count(rs) > 0
-} else := fallback_result(c) if c.surface != "path"
+	count(os) > 0
+} else := fallback_outcome(i) if c.surface != "path"
 
-form_result(c, f) := result(c, r, "session") if {
+form_outcome(i, c, f) := {"action": r.action, "rule": r, "layer": "session", "i": i} if {
 	r := best(c, input.session.approvals[c.surface], f)
-} else := result(c, r, "agent") if {
+} else := {"action": r.action, "rule": r, "layer": "agent", "i": i} if {
 	r := best(c, active_agent.surfaces[c.surface], f)
-} else := result(c, r, "policy") if {
+} else := {"action": r.action, "rule": r, "layer": "policy", "i": i} if {
 	r := best(c, policy.surfaces[c.surface], f)
 }
 
@@ -107,47 +129,35 @@ bare_catch_all(c, r) if {
 	r.catch_all
 }
 
+# The universal fallback: the agent's "*", else the policy's "*", else the
+# built-in ask. The path surface has none (R4).
+fallback_outcome(i) := {"action": f.action, "rule": f, "layer": "agent", "i": i} if {
+	f := object.get(active_agent, "fallback", null)
+	f != null
+} else := {"action": policy.fallback.action, "rule": policy.fallback, "layer": "policy", "i": i} if {
+	policy.fallback
+} else := {"action": "ask", "rule": builtin_fallback, "layer": "fallback", "i": i}
+
 # unit_floor applies what a unit's shape demands (the spec's fail-closed
 # rules): a wrapper's allow becomes ask with its sentinel (R9), and a
 # command that could not be split into units asks unless a rule denies its
 # whole text (R8).
-unit_floor(c, r) := object.union(r, {"action": "ask", "matched": wrapper_sentinels[c.wrapper], "layer": "floor"}) if {
-	r.action == "allow"
+unit_floor(c, o) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
+	o.action == "allow"
 	wrapper_sentinels[c.wrapper]
-} else := object.union(r, {"action": "ask", "matched": "<unparseable-bash-command>", "layer": "floor", "reason": object.get(c, "reason", "")}) if {
+} else := {"action": "ask", "rule": {"pattern": "<unparseable-bash-command>", "pos": o.rule.pos, "reason": object.get(c, "reason", "")}, "layer": "floor", "i": o.i} if {
 	c.unparseable
-	r.action != "deny"
-} else := r
+	o.action != "deny"
+} else := o
 
 wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
 
-# The universal fallback: the agent's "*", else the policy's "*", else the
-# built-in ask. The path surface has none (R4).
-fallback_result(c) := result(c, f, "agent") if {
-	f := object.get(active_agent, "fallback", null)
-	f != null
-} else := result(c, policy.fallback, "policy") if {
-	policy.fallback
-} else := result(c, builtin_fallback, "fallback")
-
-error_result(c) := result(c, {"pattern": "<unresolved-path>", "action": "ask", "pos": "-", "reason": c.error}, "facts")
-
-result(c, rule, layer) := {
-	"action": rule.action,
-	"matched": rule.pattern,
-	"layer": layer,
-	"surface": c.surface,
-	"value": c.value,
-	"origin": object.get(c, "origin", ""),
-	"at": object.get(c, "at", ""),
-	"pos": rule.pos,
-	"reason": object.get(rule, "reason", ""),
-}
-
-# pick is the most restrictive result, the first in order on a tie.
-pick(rs) := rs[i] if {
-	top := max({severity[r.action] | some r in rs})
-	i := min({j | some j, r in rs; severity[r.action] == top})
+# pick is the most restrictive outcome, the first in order on a tie.
+pick(os) := os[0] if {
+	count(os) == 1
+} else := os[i] if {
+	top := max({severity[o.action] | some o in os})
+	i := min({j | some j, o in os; severity[o.action] == top})
 }
 
 # Floors raise an allow to ask. A rule file that failed to load makes every
@@ -163,53 +173,18 @@ default hardguard_floors := []
 
 hardguard_floors := hardguards.floors
 
-floored(d) := object.union(d, {
-	"action": "ask",
-	"matched": f.pattern,
-	"layer": "floor",
-	"pos": f.pos,
-	"reason": f.reason,
-	"fault": true,
-}) if {
-	d.action != "deny"
+floored(o) := {"action": "ask", "rule": f, "layer": "floor", "i": o.i, "fault": true} if {
+	o.action != "deny"
 	f := fault_floors[0]
-} else := object.union(d, {"action": "ask", "floor": "decisionFloor"}) if {
-	d.action == "allow"
+} else := object.union(o, {"action": "ask", "floor": "decisionFloor"}) if {
+	o.action == "allow"
 	input.floor == "ask"
-} else := d
+} else := o
 
 # yolo auto-approves an ask, but never one raised by a rule file that failed
 # to load: that ask reports a fault, not a policy.
-yolo(d) := object.union(d, {"action": "allow", "yolo": true}) if {
+yolo(o) := object.union(o, {"action": "allow", "yolo": true}) if {
 	policy.yolo
-	d.action == "ask"
-	not d.fault
-} else := d
-
-with_message(d) := object.union(d, {"message": message(d)})
-
-message(d) := sprintf("[regate] %s is not permitted to run '%s' %s '%s'%s%s.%s", args(d)) if {
-	d.action == "deny"
-} else := sprintf("[regate] %s needs approval to run '%s' %s '%s'%s%s.%s", args(d)) if {
-	d.action == "ask"
-} else := sprintf("[regate] %s may run '%s' %s '%s'%s%s.%s", args(d))
-
-args(d) := [subject, input.tool, object.get(nouns, d.surface, "with"), d.value, origin_note(d), matched_note(d), reason_note(d)]
-
-subject := sprintf("agent '%s'", [input.agent]) if {
-	input.agent != ""
-} else := "the agent"
-
-nouns := {"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}
-
-origin_note(d) := sprintf(" (%s)", [d.origin]) if {
-	d.origin != ""
-} else := ""
-
-matched_note(d) := sprintf(" (matched '%s')", [d.matched]) if {
-	d.matched != ""
-} else := " (no rule matched; the built-in fallback asks)"
-
-reason_note(d) := sprintf(" Reason: %s.", [trim_right(d.reason, ".")]) if {
-	d.reason != ""
-} else := ""
+	o.action == "ask"
+	not o.fault
+} else := o

@@ -3,7 +3,7 @@ package regate.lib.permission_test
 import data.regate.lib.permission
 
 catch_all(action) := {
-	"rules": [{"pattern": "*", "action": action, "pos": "t:1:1"}],
+	"rules": [{"pattern": "*", "action": action, "pos": "t:1:1", "catch_all": true}],
 	"exact": {}, "prefix": {"": [0]}, "prefix_lens": [0],
 	"suffix": {}, "suffix_lens": [], "glob": {}, "glob_lens": [],
 }
@@ -51,7 +51,7 @@ test_path_deny_beats_tool_allow if {
 		with data.regate.gen.policy.surfaces as {"path": only(".env", "deny"), "read": catch_all("allow")}
 	d.action == "deny"
 	d.surface == "path"
-	contains(d.message, "Reason: because.")
+	d.reason == "because"
 }
 
 test_hard_guard_beats_session_approval if {
@@ -102,4 +102,15 @@ test_first_check_reported_on_tie if {
 	d := permission.decision with input as read_env
 		with data.regate.gen.policy.surfaces as {"read": catch_all("deny"), "path": catch_all("deny")}
 	d.surface == "path"
+}
+
+test_message_names_rule_and_reason if {
+	m := data.regate.lib.message.message with input as read_env
+		with data.regate.gen.policy.surfaces as {"path": only(".env", "deny"), "read": catch_all("allow")}
+	m == "[regate] the agent is not permitted to run 'read' on path '.env' (matched '.env'). Reason: because."
+}
+
+test_message_for_unregistered_tool if {
+	m := data.regate.lib.message.message with input as object.union(read_env, {"unregistered": true})
+	m == "[regate] tool 'read' is not registered in this session; it is blocked before any rule."
 }
