@@ -36,6 +36,7 @@ type Engine struct {
 	hash    string
 	pool    *Pool
 	modules []compiler.Module
+	pure    bool
 
 	responseOnce sync.Once
 	response     rego.PreparedEvalQuery
@@ -51,6 +52,12 @@ func WithCwd(cwd string) Option { return func(e *Engine) { e.env.Cwd = path.Clea
 // WithFS sets the file system that symbolic links are resolved through
 // (default the host's).
 func WithFS(fsys facts.FS) Option { return func(e *Engine) { e.env.FS = fsys } }
+
+// WithPureRego makes the engine evaluate the pure-Rego library, exactly as
+// stock OPA would, instead of matching patterns with regate's Go builtin.
+// Decisions are the same (a test holds the two together); it exists for
+// that test and for checking a policy against what an OPA server decides.
+func WithPureRego() Option { return func(e *Engine) { e.pure = true } }
 
 // WithSession shares session state (approvals) with the engine. Without it
 // the engine keeps a session of its own.
@@ -78,9 +85,9 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
-		q, err = e.pool.get(ctx, out)
+		q, err = e.pool.get(ctx, out, e.pure)
 	} else {
-		q, err = prepare(ctx, out.Modules)
+		q, err = prepareQuery(ctx, Query, out.Modules, e.pure)
 	}
 	if err != nil {
 		return nil, err
@@ -89,16 +96,21 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	return e, nil
 }
 
-func prepare(ctx context.Context, generated []compiler.Module) (rego.PreparedEvalQuery, error) {
-	return prepareQuery(ctx, Query, generated)
-}
-
-func prepareQuery(ctx context.Context, query string, generated []compiler.Module) (rego.PreparedEvalQuery, error) {
-	lib, err := regolib.Modules()
+// prepareQuery prepares query over the library and the generated modules.
+// Unless pure, the library's matcher is the Go builtin (fastmatch.go).
+func prepareQuery(ctx context.Context, query string, generated []compiler.Module, pure bool) (rego.PreparedEvalQuery, error) {
+	load := regolib.FastModules
+	if pure {
+		load = regolib.Modules
+	}
+	lib, err := load()
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
 	}
 	opts := []func(*rego.Rego){rego.Query(query)}
+	if !pure {
+		opts = append(opts, matchBuiltin(&globCache{}))
+	}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {
 		paths = append(paths, p)
@@ -150,7 +162,7 @@ func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) 
 // prepares the query.
 func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any, error) {
 	e.responseOnce.Do(func() {
-		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.modules)
+		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.modules, e.pure)
 	})
 	if e.responseErr != nil {
 		return nil, e.responseErr

@@ -25,17 +25,21 @@ func NewPool() *Pool { return &Pool{prepared: map[string]rego.PreparedEvalQuery{
 // first when p does not hold it yet.
 func WithPool(p *Pool) Option { return func(e *Engine) { e.pool = p } }
 
-func (p *Pool) get(ctx context.Context, out *compiler.Output) (rego.PreparedEvalQuery, error) {
+func (p *Pool) get(ctx context.Context, out *compiler.Output, pure bool) (rego.PreparedEvalQuery, error) {
+	key := out.Hash
+	if pure {
+		key += "/pure"
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if q, ok := p.prepared[out.Hash]; ok {
+	if q, ok := p.prepared[key]; ok {
 		return q, nil
 	}
-	q, err := prepare(ctx, out.Modules)
+	q, err := prepareQuery(ctx, Query, out.Modules, pure)
 	if err != nil {
 		return q, err
 	}
-	p.prepared[out.Hash] = q
+	p.prepared[key] = q
 	return q, nil
 }
 

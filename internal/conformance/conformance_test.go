@@ -112,3 +112,30 @@ func TestMessagesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPathAgrees holds the engine's Go matcher (regate_match_best) to
+// the pure-Rego library that stock OPA runs: every permission case must get
+// the same whole decision from both.
+func TestFastPathAgrees(t *testing.T) {
+	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pool := runtime.NewPool()
+	for _, c := range cases {
+		fast, call, err := c.Engine(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pure, _, err := c.Engine(ctx, pool, runtime.WithPureRego())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, errA := fast.Decide(ctx, call)
+		b, errB := pure.Decide(ctx, call)
+		if errA != nil || errB != nil || a != b {
+			t.Errorf("%s: fast %+v (%v)\n pure %+v (%v)", c.ID, a, errA, b, errB)
+		}
+	}
+}

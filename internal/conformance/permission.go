@@ -115,14 +115,16 @@ func DecidePermission(ctx context.Context, pool *runtime.Pool, c *PermissionCase
 }
 
 // Engine compiles the case's rule files into an engine with the case's
-// environment and session, and returns it with the case's call.
-func (c *PermissionCase) Engine(ctx context.Context, pool *runtime.Pool) (*runtime.Engine, facts.Call, error) {
+// environment and session, and returns it with the case's call. Extra
+// options (runtime.WithPureRego) come last.
+func (c *PermissionCase) Engine(ctx context.Context, pool *runtime.Pool, opts ...runtime.Option) (*runtime.Engine, facts.Call, error) {
 	s := c.Setup()
 	out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
 	if err != nil {
 		return nil, s.Call, err
 	}
-	eng, err := runtime.New(ctx, out, runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS), runtime.WithPool(pool))
+	opts = append([]runtime.Option{runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS), runtime.WithPool(pool)}, opts...)
+	eng, err := runtime.New(ctx, out, opts...)
 	if err != nil {
 		return nil, s.Call, err
 	}

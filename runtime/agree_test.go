@@ -1,0 +1,86 @@
+package runtime_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// TestFastPathAgreesOnWorkload decides a workload (the bashfacts table of
+// commands, the sample calls and path and mcp calls) under every bundled
+// policy with the Go matcher and with the pure-Rego library, and requires
+// the same whole decision from both.
+func TestFastPathAgreesOnWorkload(t *testing.T) {
+	calls := workload(t)
+	names, _ := fs.Glob(policies.FS, "*.jsonc")
+	ctx := context.Background()
+	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc"}
+	n := 0
+	for _, name := range names {
+		src, _ := fs.ReadFile(policies.FS, name)
+		in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
+		if name == "hard-guards.jsonc" {
+			in = compiler.Input{HardGuards: &compiler.Source{Name: name, Data: src}}
+		}
+		out, err := compiler.Compile(in, compiler.WithHome("/home/u"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pure, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithPureRego())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range calls {
+			a, errA := fast.Decide(ctx, c)
+			b, errB := pure.Decide(ctx, c)
+			n++
+			if errA != nil || errB != nil || a != b {
+				t.Errorf("%s %v: fast %+v (%v)\n pure %+v (%v)", name, c, a, errA, b, errB)
+			}
+		}
+	}
+	if n < 1000 {
+		t.Errorf("compared %d decisions; the workload should give at least 1000", n)
+	}
+}
+
+func workload(t *testing.T) []facts.Call {
+	var calls []facts.Call
+	f, err := os.Open("../bashfacts/testdata/extract.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if q, ok := strings.CutPrefix(sc.Text(), "=== "); ok {
+			var cmd string
+			if json.Unmarshal([]byte(q), &cmd) == nil {
+				calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
+			}
+		}
+	}
+	for _, p := range []string{".env", "src/.env", ".env.example", "~/.ssh/id_rsa", "certs/a.pem", "link/hosts", "yarn.lock", "src/a.ts", "/etc/passwd", "id_rsa", "keys"} {
+		for _, tool := range []string{"read", "write", "edit", "ls", "grep"} {
+			calls = append(calls, facts.Call{Tool: tool, Input: map[string]any{"path": p}})
+		}
+	}
+	for _, in := range []map[string]any{{}, {"server": "exa"}, {"tool": "exa:search"}, {"tool": "github:create_issue"}, {"connect": "github"}, {"search": "x"}, {"describe": "a:b"}} {
+		calls = append(calls, facts.Call{Tool: "mcp", Input: in})
+	}
+	calls = append(calls, sampleCalls...)
+	return calls
+}
