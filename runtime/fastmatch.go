@@ -180,4 +180,3 @@ func (c *globCache) match(pattern, v string) (bool, error) {
 	}
 	return g.Match(v), nil
 }
-
