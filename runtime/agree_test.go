@@ -57,7 +57,7 @@ func TestFastPathAgreesOnWorkload(t *testing.T) {
 	}
 }
 
-func workload(t *testing.T) []facts.Call {
+func workload(t testing.TB) []facts.Call {
 	var calls []facts.Call
 	f, err := os.Open("../bashfacts/testdata/extract.golden")
 	if err != nil {

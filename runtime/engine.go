@@ -37,6 +37,8 @@ type Engine struct {
 	pool    *Pool
 	modules []compiler.Module
 	pure    bool
+	cache   *decisionCache
+	cacheN  int
 
 	responseOnce sync.Once
 	response     rego.PreparedEvalQuery
@@ -59,6 +61,10 @@ func WithFS(fsys facts.FS) Option { return func(e *Engine) { e.env.FS = fsys } }
 // that test and for checking a policy against what an OPA server decides.
 func WithPureRego() Option { return func(e *Engine) { e.pure = true } }
 
+// WithCacheSize bounds the decision cache (default DefaultCacheSize); 0
+// turns it off. See decisionCache for what a cached decision is keyed by.
+func WithCacheSize(n int) Option { return func(e *Engine) { e.cacheN = n } }
+
 // WithSession shares session state (approvals) with the engine. Without it
 // the engine keeps a session of its own.
 func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
@@ -67,7 +73,7 @@ func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
 // generated modules are parsed, compiled and prepared once here, never at
 // decision time.
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
-	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, modules: out.Modules}
+	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, modules: out.Modules, cacheN: DefaultCacheSize}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{
@@ -82,6 +88,7 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	if e.session == nil {
 		e.session = NewSession(out.Home)
 	}
+	e.cache = newDecisionCache(e.cacheN)
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
@@ -144,7 +151,15 @@ func (e *Engine) Facts(call facts.Call) *facts.Input {
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
 	in := facts.Build(call, e.env)
-	obj, err := evalObject(ctx, e.query, inputValue(in, e.session.value()))
+	approvals, revision := e.session.current()
+	var key string
+	if e.cache != nil {
+		key = inputKey(in, revision)
+		if d, ok := e.cache.get(key); ok {
+			return d, nil
+		}
+	}
+	obj, err := evalObject(ctx, e.query, inputValue(in, approvals))
 	if err != nil {
 		return Decision{}, err
 	}
@@ -153,6 +168,7 @@ func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) 
 		return Decision{}, err
 	}
 	d.Message = message(d, in.Tool, in.Agent)
+	e.cache.put(key, d)
 	return d, nil
 }
 
@@ -167,7 +183,8 @@ func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any,
 	if e.responseErr != nil {
 		return nil, e.responseErr
 	}
-	return evalObject(ctx, e.response, inputValue(facts.Build(call, e.env), e.session.value()))
+	approvals, _ := e.session.current()
+	return evalObject(ctx, e.response, inputValue(facts.Build(call, e.env), approvals))
 }
 
 func evalObject(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (map[string]any, error) {

@@ -7,14 +7,16 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// BenchmarkDecide is one whole decision: facts, input, prepared query.
+// BenchmarkDecide is one whole uncached decision: facts, input, prepared
+// query, message.
 func BenchmarkDecide(b *testing.B) {
-	e := newEngine(b, testPolicy)
+	e := newEngine(b, testPolicy, runtime.WithCacheSize(0))
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
@@ -54,7 +56,7 @@ func BenchmarkDecideRuleCount(b *testing.B) {
 				fmt.Fprintf(&sb, `, "tool%d *": "allow"`, i)
 			}
 			sb.WriteString("}}}")
-			e := newEngine(b, sb.String())
+			e := newEngine(b, sb.String(), runtime.WithCacheSize(0))
 			call := facts.Call{Tool: "bash", Input: map[string]any{"command": "tool7 --flag value"}}
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -65,5 +67,40 @@ func BenchmarkDecideRuleCount(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkDecideTrace replays the workload the way an agent session
+// repeats itself, with the decision cache on and off.
+func BenchmarkDecideTrace(b *testing.B) {
+	calls := workload(b)
+	for _, size := range []int{runtime.DefaultCacheSize, 0} {
+		b.Run(fmt.Sprintf("cache=%d", size), func(b *testing.B) {
+			e := newEngine(b, testPolicy, runtime.WithCacheSize(size))
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := e.Decide(ctx, calls[i%len(calls)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkDecidePure is BenchmarkDecide with the pure-Rego library, as
+// stock OPA evaluates it, for the ratio of the Go matcher.
+func BenchmarkDecidePure(b *testing.B) {
+	e := newEngine(b, testPolicy, runtime.WithCacheSize(0), runtime.WithPureRego())
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := e.Decide(ctx, sampleCalls[i%len(sampleCalls)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

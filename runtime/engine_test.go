@@ -24,7 +24,7 @@ const testPolicy = `{
   }
 }`
 
-func newEngine(t testing.TB, policy string) *runtime.Engine {
+func newEngine(t testing.TB, policy string, opts ...runtime.Option) *runtime.Engine {
 	t.Helper()
 	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(policy)}}, compiler.WithHome("/home/u"))
 	if err != nil {
@@ -33,7 +33,8 @@ func newEngine(t testing.TB, policy string) *runtime.Engine {
 	if fatal := out.Diagnostics.Fatal(); len(fatal) > 0 {
 		t.Fatal(fatal)
 	}
-	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}))
+	opts = append([]runtime.Option{runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{})}, opts...)
+	e, err := runtime.New(context.Background(), out, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

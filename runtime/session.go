@@ -15,6 +15,9 @@ type Session struct {
 	mu        sync.RWMutex
 	approvals []compiler.Approval
 	compiled  ast.Value
+	// revision counts changes, so that a decision cached before an approval
+	// is never served after it.
+	revision uint64
 }
 
 // NewSession returns an empty session whose approval patterns expand ~
@@ -37,6 +40,7 @@ func (s *Session) Approve(a ...compiler.Approval) error {
 		return err
 	}
 	s.approvals, s.compiled = next, v
+	s.revision++
 	return nil
 }
 
@@ -47,8 +51,9 @@ func (s *Session) Approvals() []compiler.Approval {
 	return append([]compiler.Approval(nil), s.approvals...)
 }
 
-func (s *Session) value() ast.Value {
+// current returns the compiled approvals and their revision, read together.
+func (s *Session) current() (ast.Value, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.compiled
+	return s.compiled, s.revision
 }
