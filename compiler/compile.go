@@ -3,6 +3,7 @@ package compiler
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -26,10 +27,15 @@ type Input struct {
 	Agents []Source
 }
 
-// Output is the compiled permission policy.
+// Output is the compiled permission policy: small generated Rego modules
+// and the compiled rule sets as data, which the runtime loads into OPA's
+// store and `regate compile` writes as data.json files.
 type Output struct {
 	// Modules are the generated Rego modules, sorted by path.
 	Modules []Module
+	// Data is the compiled rule sets, rooted at data: Data["regate"]["gen"]
+	// holds "policy", "hardguards" and "agents".
+	Data map[string]any
 	// Diagnostics are every problem found, sorted by position. Errors made
 	// their file fail closed; warnings did not change anything.
 	Diagnostics Errors
@@ -70,19 +76,21 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	}
 	out := &Output{Knobs: DefaultKnobs(), Home: o.home}
 
-	polMod, err := compilePolicy(in.Policy, o.home, out)
-	if err != nil {
-		return nil, err
+	layers := []layer{
+		compileAgents(in.Agents, o.home, out),
+		compileHardGuards(in.HardGuards, o.home, out),
+		compilePolicy(in.Policy, o.home, out),
 	}
-	hgMod, err := compileHardGuards(in.HardGuards, o.home, out)
-	if err != nil {
-		return nil, err
+	gen := map[string]any{}
+	for _, l := range layers {
+		m, err := emitModule(l)
+		if err != nil {
+			return nil, err
+		}
+		out.Modules = append(out.Modules, m)
+		gen[l.name] = l.data
 	}
-	agMod, err := compileAgents(in.Agents, o.home, out)
-	if err != nil {
-		return nil, err
-	}
-	out.Modules = []Module{agMod, hgMod, polMod}
+	out.Data = map[string]any{"regate": map[string]any{"gen": gen}}
 	sort.Slice(out.Modules, func(i, j int) bool { return out.Modules[i].Path < out.Modules[j].Path })
 	out.Diagnostics.Sort()
 
@@ -90,14 +98,26 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	for _, m := range out.Modules {
 		fmt.Fprintf(h, "%s\x00%s\x00", m.Path, m.Text)
 	}
+	// encoding/json sorts map keys, so the data's encoding is deterministic.
+	if err := json.NewEncoder(h).Encode(out.Data); err != nil {
+		return nil, fmt.Errorf("compiler: hash data: %w", err)
+	}
 	out.Hash = hex.EncodeToString(h.Sum(nil))
 	return out, nil
 }
 
-func compilePolicy(src *Source, home string, out *Output) (Module, error) {
+// layer is one compiled rule set: its package under regate.gen, the files
+// it came from, and its data.
+type layer struct {
+	name    string
+	sources []string
+	data    map[string]any
+}
+
+func compilePolicy(src *Source, home string, out *Output) layer {
 	var d diags
 	var sources []string
-	bindings := []binding{}
+	data := map[string]any{}
 	pol := Policy{Knobs: DefaultKnobs()}
 	if src != nil {
 		sources = append(sources, src.Name)
@@ -107,26 +127,24 @@ func compilePolicy(src *Source, home string, out *Output) (Module, error) {
 	}
 	if fatal := d.list.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
-		bindings = append(bindings, binding{"floors", faultFloor("<invalid-policy>", fatal)})
+		data["floors"] = faultFloor("<invalid-policy>", fatal)
 	}
 	out.Diagnostics = append(out.Diagnostics, d.list...)
 	out.Knobs = pol.Knobs
 	fallback, surfaces := permissionData(&pol.Permission, home)
 	if fallback != nil {
-		bindings = append(bindings, binding{"fallback", fallback})
+		data["fallback"] = fallback
 	}
-	bindings = append(bindings,
-		binding{"surfaces", surfaces},
-		binding{"yolo", pol.Knobs.YoloMode},
-	)
-	return emitModule("regate/gen/policy.rego", "regate.gen.policy", sources, bindings)
+	data["surfaces"] = surfaces
+	data["yolo"] = pol.Knobs.YoloMode
+	return layer{"policy", sources, data}
 }
 
-func compileHardGuards(src *Source, home string, out *Output) (Module, error) {
+func compileHardGuards(src *Source, home string, out *Output) layer {
 	var d diags
 	var sources []string
 	var hg Permission
-	bindings := []binding{}
+	data := map[string]any{}
 	if src != nil {
 		sources = append(sources, src.Name)
 		if n := parseJSONC(src.Name, src.Data, &d); n != nil {
@@ -134,20 +152,20 @@ func compileHardGuards(src *Source, home string, out *Output) (Module, error) {
 		}
 	}
 	if fatal := d.list.Fatal(); len(fatal) > 0 {
-		bindings = append(bindings, binding{"floors", faultFloor("<invalid-hard-guards>", fatal)})
+		data["floors"] = faultFloor("<invalid-hard-guards>", fatal)
 	}
 	out.Diagnostics = append(out.Diagnostics, d.list...)
 	// A hard-guard "*" denies every call; it is a surface of its own kind, so
 	// it is compiled as a catch-all on every surface a call can reach.
 	_, surfaces := permissionData(&hg, home)
-	bindings = append(bindings, binding{"surfaces", surfaces})
+	data["surfaces"] = surfaces
 	if hg.Fallback != nil {
-		bindings = append(bindings, binding{"fallback", ruleObject(*hg.Fallback)})
+		data["fallback"] = ruleObject(*hg.Fallback)
 	}
-	return emitModule("regate/gen/hardguards.rego", "regate.gen.hardguards", sources, bindings)
+	return layer{"hardguards", sources, data}
 }
 
-func compileAgents(srcs []Source, home string, out *Output) (Module, error) {
+func compileAgents(srcs []Source, home string, out *Output) layer {
 	agents := map[string]any{}
 	var sources []string
 	for _, src := range srcs {
@@ -168,5 +186,5 @@ func compileAgents(srcs []Source, home string, out *Output) (Module, error) {
 		entry["surfaces"] = surfaces
 		agents[a.Name] = entry
 	}
-	return emitModule("regate/gen/agents.rego", "regate.gen.agents", sources, []binding{{"agents", agents}})
+	return layer{"agents", sources, map[string]any{"agents": agents}}
 }

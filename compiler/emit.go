@@ -17,35 +17,56 @@ type Module struct {
 	Text string
 }
 
-// binding is one top-level rule of a generated module: name := value.
-type binding struct {
-	name  string
-	value any
-}
-
-// emitModule renders a generated module: the header, where it came from,
-// the package and its constant rules, formatted by OPA's own formatter so
-// that `opa fmt` leaves it unchanged. Values are rendered as JSON with sorted
-// keys, which makes the output deterministic.
-func emitModule(path, pkg string, sources []string, bindings []binding) (Module, error) {
+// emitModule renders the generated module of a layer: the header, the files
+// it came from, its package and a rule naming them, formatted by OPA's own
+// formatter so that `opa fmt` leaves it unchanged. The layer's rule sets are
+// data (Output.Data), not Rego source: OPA parses source far more slowly
+// than it loads data, and a policy of 10,000 rules would be a module of
+// hundreds of thousands of lines.
+func emitModule(l layer) (Module, error) {
+	path := "regate/gen/" + l.name + ".rego"
 	var b bytes.Buffer
 	b.WriteString(Header + "\n")
-	for _, s := range sources {
-		fmt.Fprintf(&b, "# Source: %s\n", s)
+	b.WriteString("#\n# The compiled rules of this layer are data, at data.regate.gen." + l.name + "\n")
+	b.WriteString("# (regate/gen/" + l.name + "/data.json when written by regate compile).\n")
+	fmt.Fprintf(&b, "\npackage regate.gen.%s\n", l.name)
+	sources := l.sources
+	if sources == nil {
+		sources = []string{}
 	}
-	fmt.Fprintf(&b, "\npackage %s\n", pkg)
-	for _, bd := range bindings {
-		v, err := renderValue(bd.value)
-		if err != nil {
-			return Module{}, fmt.Errorf("compiler: render %s.%s: %w", pkg, bd.name, err)
-		}
-		fmt.Fprintf(&b, "\n%s := %s\n", bd.name, v)
+	src, err := renderValue(sources)
+	if err != nil {
+		return Module{}, err
 	}
+	fmt.Fprintf(&b, "\n# sources are the rule files this layer was compiled from.\nsources := %s\n", src)
 	out, err := format.Source(path, b.Bytes())
 	if err != nil {
 		return Module{}, fmt.Errorf("compiler: format %s: %w", path, err)
 	}
 	return Module{Path: path, Text: string(out)}, nil
+}
+
+// DataFile is one data.json of the compiled data, at the path OPA's loader
+// maps to its place in data.
+type DataFile struct {
+	Path string
+	Text string
+}
+
+// DataFiles renders Data as one data.json per layer, deterministically
+// (sorted keys, tab-indented), so that a folder of modules and data files is
+// a complete policy for opa eval, opa test and bundles.
+func (o *Output) DataFiles() ([]DataFile, error) {
+	gen, _ := o.Data["regate"].(map[string]any)["gen"].(map[string]any)
+	var files []DataFile
+	for _, name := range []string{"agents", "hardguards", "policy"} {
+		text, err := renderValue(gen[name])
+		if err != nil {
+			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
+		}
+		files = append(files, DataFile{Path: "regate/gen/" + name + "/data.json", Text: text + "\n"})
+	}
+	return files, nil
 }
 
 func renderValue(v any) (string, error) {

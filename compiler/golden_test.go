@@ -33,6 +33,13 @@ func TestGolden(t *testing.T) {
 				for _, m := range out.Modules {
 					run[m.Path] = m.Text
 				}
+				files, err := out.DataFiles()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range files {
+					run[f.Path] = f.Text
+				}
 				var diags []string
 				for _, d := range out.Diagnostics {
 					diags = append(diags, d.Error())

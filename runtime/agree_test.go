@@ -20,7 +20,7 @@ import (
 // policy with the Go matcher and with the pure-Rego library, and requires
 // the same whole decision from both.
 func TestFastPathAgreesOnWorkload(t *testing.T) {
-	calls := workload(t)
+	calls := mixedCalls(t)
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
 	ctx := context.Background()
 	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc"}
@@ -57,7 +57,7 @@ func TestFastPathAgreesOnWorkload(t *testing.T) {
 	}
 }
 
-func workload(t testing.TB) []facts.Call {
+func mixedCalls(t testing.TB) []facts.Call {
 	var calls []facts.Call
 	f, err := os.Open("../bashfacts/testdata/extract.golden")
 	if err != nil {

@@ -23,7 +23,7 @@ func TestCacheAgreesOnWorkload(t *testing.T) {
 	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file"}
 	cached, _ := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys))
 	plain, _ := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithCacheSize(0))
-	calls := workload(t)
+	calls := mixedCalls(t)
 	for round := 0; round < 2; round++ {
 		for _, c := range calls {
 			a, errA := cached.Decide(ctx, c)

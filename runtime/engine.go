@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -35,7 +36,7 @@ type Engine struct {
 	session *Session
 	hash    string
 	pool    *Pool
-	modules []compiler.Module
+	out     *compiler.Output
 	pure    bool
 	cache   *decisionCache
 	cacheN  int
@@ -73,7 +74,7 @@ func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
 // generated modules are parsed, compiled and prepared once here, never at
 // decision time.
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
-	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, modules: out.Modules, cacheN: DefaultCacheSize}
+	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, out: out, cacheN: DefaultCacheSize}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{
@@ -94,7 +95,7 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	if e.pool != nil {
 		q, err = e.pool.get(ctx, out, e.pure)
 	} else {
-		q, err = prepareQuery(ctx, Query, out.Modules, e.pure)
+		q, err = prepareQuery(ctx, Query, out, e.pure)
 	}
 	if err != nil {
 		return nil, err
@@ -103,9 +104,11 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	return e, nil
 }
 
-// prepareQuery prepares query over the library and the generated modules.
-// Unless pure, the library's matcher is the Go builtin (fastmatch.go).
-func prepareQuery(ctx context.Context, query string, generated []compiler.Module, pure bool) (rego.PreparedEvalQuery, error) {
+// prepareQuery prepares query over the library, the generated modules and
+// the compiled data, which goes into an in-memory store that returns AST
+// values on read, so evaluation never converts it. Unless pure, the
+// library's matcher is the Go builtin (fastmatch.go).
+func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure bool) (rego.PreparedEvalQuery, error) {
 	load := regolib.FastModules
 	if pure {
 		load = regolib.Modules
@@ -126,9 +129,11 @@ func prepareQuery(ctx context.Context, query string, generated []compiler.Module
 	for _, p := range paths {
 		opts = append(opts, rego.Module(p, lib[p]))
 	}
-	for _, m := range generated {
+	for _, m := range out.Modules {
 		opts = append(opts, rego.Module(m.Path, m.Text))
 	}
+	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	opts = append(opts, rego.Store(store))
 	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
@@ -150,7 +155,12 @@ func (e *Engine) Facts(call facts.Call) *facts.Input {
 // Decide decides one call. The decision is data; an error means regate could
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
-	in := facts.Build(call, e.env)
+	return e.DecideFacts(ctx, facts.Build(call, e.env))
+}
+
+// DecideFacts decides a call whose facts the host built itself (with
+// Engine.Facts or facts.Build).
+func (e *Engine) DecideFacts(ctx context.Context, in *facts.Input) (Decision, error) {
 	approvals, revision := e.session.current()
 	var key string
 	if e.cache != nil {
@@ -178,7 +188,7 @@ func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) 
 // prepares the query.
 func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any, error) {
 	e.responseOnce.Do(func() {
-		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.modules, e.pure)
+		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.out, e.pure)
 	})
 	if e.responseErr != nil {
 		return nil, e.responseErr

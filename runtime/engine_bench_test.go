@@ -73,7 +73,7 @@ func BenchmarkDecideRuleCount(b *testing.B) {
 // BenchmarkDecideTrace replays the workload the way an agent session
 // repeats itself, with the decision cache on and off.
 func BenchmarkDecideTrace(b *testing.B) {
-	calls := workload(b)
+	calls := mixedCalls(b)
 	for _, size := range []int{runtime.DefaultCacheSize, 0} {
 		b.Run(fmt.Sprintf("cache=%d", size), func(b *testing.B) {
 			e := newEngine(b, testPolicy, runtime.WithCacheSize(size))

@@ -35,7 +35,7 @@ func (p *Pool) get(ctx context.Context, out *compiler.Output, pure bool) (rego.P
 	if q, ok := p.prepared[key]; ok {
 		return q, nil
 	}
-	q, err := prepareQuery(ctx, Query, out.Modules, pure)
+	q, err := prepareQuery(ctx, Query, out, pure)
 	if err != nil {
 		return q, err
 	}

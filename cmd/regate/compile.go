@@ -24,10 +24,11 @@ func newCompileCmd(a *app) *cobra.Command {
 	p := &compileParams{}
 	cmd := &cobra.Command{
 		Use:   "compile",
-		Short: "write the generated Rego, with the static library, to a folder",
-		Long: `compile compiles the rule files and writes every generated module (regate/gen/…) and the
-static library (regate/lib/…) under --out, so that the folder is a complete policy for
-opa eval, opa test or opa check. Diagnostics go to standard error.`,
+		Short: "write the generated Rego, its data and the static library to a folder",
+		Long: `compile compiles the rule files and writes every generated module (regate/gen/*.rego), the
+compiled rules as data (regate/gen/*/data.json) and the static library (regate/lib/…) under
+--out, so that the folder is a complete policy for opa eval, opa test, opa check or a bundle.
+Diagnostics go to standard error.`,
 		Example: `  regate compile --policy policy.jsonc --out build/
   opa eval -d build/ -i input.json 'data.regate.lib.permission.decision'`,
 		Args: cobra.NoArgs,
@@ -61,6 +62,13 @@ func runCompile(_ context.Context, p *compileParams, stdout, stderr io.Writer) e
 	}
 	for _, m := range out.Modules {
 		files[m.Path] = m.Text
+	}
+	data, err := out.DataFiles()
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	for _, f := range data {
+		files[f.Path] = f.Text
 	}
 	for _, path := range slices.Sorted(maps.Keys(files)) {
 		dst := filepath.Join(p.outDir, filepath.FromSlash(path))
