@@ -58,6 +58,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newCompileCmd(a),
 		newCheckCmd(a),
 		newConformanceCmd(a),
+		newBenchCmd(a),
 	)
 	return root
 }
