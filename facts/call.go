@@ -3,6 +3,8 @@ package facts
 import (
 	"path"
 	"slices"
+
+	"github.com/regate/regate/bashfacts"
 )
 
 // Call is one tool call as the host hands it over.
@@ -33,6 +35,9 @@ type Env struct {
 	FS FS
 	// ShellTools are the policy's aliased shells by tool name.
 	ShellTools map[string]ShellTool
+	// Extract decomposes bash; nil means bashfacts.Extract. The runtime
+	// passes a cached one: Extract is a pure function of the command text.
+	Extract func(string) (*bashfacts.Facts, error)
 }
 
 func (e *Env) fs() FS {

@@ -31,7 +31,11 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 			Reason: "the command argument " + st.CommandArgument + " is missing or not a string"})
 	}
 	whole := strings.TrimSpace(cmd)
-	bf, err := bashfacts.Extract(cmd)
+	extract := e.Extract
+	if extract == nil {
+		extract = bashfacts.Extract
+	}
+	bf, err := extract(cmd)
 	if err != nil {
 		return append(checks, Check{Surface: "bash", Value: whole, Forms: [][]string{{whole}}, Unparseable: true, Reason: err.Error()})
 	}

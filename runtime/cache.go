@@ -4,46 +4,45 @@ import (
 	"encoding/binary"
 	"sync"
 
+	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/facts"
 )
 
 // DefaultCacheSize is how many decisions an engine remembers by default.
 const DefaultCacheSize = 4096
 
-// decisionCache remembers decisions by the exact input they were made from.
-// The key is the whole input document (every check with every form, the
-// tool, agent, registry flag and floor) and the session's approval
-// revision, compared byte for byte, never by hash alone: two calls share a
-// decision only when Rego would see the same input and the same data. Facts
-// are still extracted for every call, so a change on disk (a new symlink, a
-// file that now exists) changes the key. A policy change is a new Engine and
-// a new cache. The cache is bounded; the oldest entry goes first.
-type decisionCache struct {
+// boundedCache is a concurrency-safe map of at most max entries; when it is
+// full the oldest entry goes first. It holds decisions by their exact input
+// (see inputKey) and bash facts by their command text.
+type boundedCache[V any] struct {
 	mu    sync.Mutex
 	max   int
-	m     map[string]Decision
+	m     map[string]V
 	order []string
 	next  int
 }
 
-func newDecisionCache(max int) *decisionCache {
+// newBoundedCache returns a cache of max entries, or nil (no cache) when
+// max is not positive. A nil cache finds nothing and keeps nothing.
+func newBoundedCache[V any](max int) *boundedCache[V] {
 	if max <= 0 {
 		return nil
 	}
-	return &decisionCache{max: max, m: make(map[string]Decision, max), order: make([]string, 0, max)}
+	return &boundedCache[V]{max: max, m: make(map[string]V, max), order: make([]string, 0, max)}
 }
 
-func (c *decisionCache) get(key string) (Decision, bool) {
+func (c *boundedCache[V]) get(key string) (V, bool) {
 	if c == nil {
-		return Decision{}, false
+		var zero V
+		return zero, false
 	}
 	c.mu.Lock()
-	d, ok := c.m[key]
+	v, ok := c.m[key]
 	c.mu.Unlock()
-	return d, ok
+	return v, ok
 }
 
-func (c *decisionCache) put(key string, d Decision) {
+func (c *boundedCache[V]) put(key string, v V) {
 	if c == nil {
 		return
 	}
@@ -59,7 +58,42 @@ func (c *decisionCache) put(key string, d Decision) {
 		c.order[c.next] = key
 		c.next = (c.next + 1) % c.max
 	}
-	c.m[key] = d
+	c.m[key] = v
+}
+
+// The decision cache remembers decisions by the exact input they were made
+// from. The key is the whole input document (every check with every form,
+// the tool, agent, registry flag and floor) and the session's approval
+// revision, compared byte for byte, never by hash alone: two calls share a
+// decision only when Rego would see the same input and the same data. Facts
+// are still extracted for every call, so a change on disk (a new symlink, a
+// file that now exists) changes the key. A policy change is a new Engine and
+// a new cache.
+type decisionCache = boundedCache[Decision]
+
+func newDecisionCache(max int) *decisionCache { return newBoundedCache[Decision](max) }
+
+type extracted struct {
+	facts *bashfacts.Facts
+	err   error
+}
+
+// cachedExtract is bashfacts.Extract remembered by command text, in a cache
+// of max entries (nil, the plain function, when max is not positive):
+// Extract is a pure function of the text, and its result is only read.
+func cachedExtract(max int) func(string) (*bashfacts.Facts, error) {
+	c := newBoundedCache[extracted](max)
+	if c == nil {
+		return nil
+	}
+	return func(src string) (*bashfacts.Facts, error) {
+		if e, ok := c.get(src); ok {
+			return e.facts, e.err
+		}
+		f, err := bashfacts.Extract(src)
+		c.put(src, extracted{f, err})
+		return f, err
+	}
 }
 
 // inputKey encodes everything the decision depends on besides the compiled

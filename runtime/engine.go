@@ -90,6 +90,7 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 		e.session = NewSession(out.Home)
 	}
 	e.cache = newDecisionCache(e.cacheN)
+	e.env.Extract = cachedExtract(e.cacheN)
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
