@@ -84,10 +84,8 @@ type Check struct {
 	At string `json:"at,omitempty"`
 }
 
-// pathTools take a "path" argument that is their surface's value; the
-// search tools default to the working directory.
-var pathTools = map[string]bool{"read": true, "write": true, "edit": true, "find": true, "grep": true, "ls": true}
-
+// searchTools default their path to the working directory; every other
+// tool with a "path" argument is gated on it as given.
 var searchTools = map[string]bool{"find": true, "grep": true, "ls": true}
 
 // Build extracts the facts of one call. It never decides: every check it
