@@ -1,0 +1,68 @@
+package compiler_test
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/internal/golden"
+	"github.com/regate/regate/policies"
+)
+
+// FuzzCompile feeds any bytes to the compiler as a policy, a hard-guards
+// file and an agent file. It must never panic or return a Go error; every
+// diagnostic has a position inside the file; and a file with an error fails
+// closed (its layer gets a floor in the data).
+func FuzzCompile(f *testing.F) {
+	for _, tc := range badInputs {
+		if len(tc.src) < 1<<16 {
+			f.Add(tc.src)
+		}
+	}
+	names, _ := fs.Glob(policies.FS, "*.jsonc")
+	mds, _ := fs.Glob(policies.FS, "agents/*.md")
+	for _, n := range append(names, mds...) {
+		b, _ := fs.ReadFile(policies.FS, n)
+		f.Add(string(b))
+	}
+	for _, path := range []string{"testdata/golden/read-only-bash.txtar", "testdata/golden/hard-guards-and-agents.txtar"} {
+		_, files := golden.Read(f, path)
+		for name, text := range files {
+			if !strings.HasPrefix(name, "out/") {
+				f.Add(text)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		in := compiler.Input{
+			Policy:     &compiler.Source{Name: "policy.jsonc", Data: []byte(src)},
+			HardGuards: &compiler.Source{Name: "hard-guards.jsonc", Data: []byte(src)},
+			Agents:     []compiler.Source{{Name: "agents/a.md", Data: []byte(src)}},
+		}
+		out, err := compiler.Compile(in, compiler.WithHome("/home/u"))
+		if err != nil {
+			t.Fatalf("Compile returned a Go error: %v", err)
+		}
+		lines := strings.Count(src, "\n") + 1
+		failed := map[string]bool{}
+		for _, d := range out.Diagnostics {
+			if d.Pos.Line < 1 || d.Pos.Line > lines || d.Pos.Col < 1 || d.Msg == "" || d.Code == "" {
+				t.Fatalf("diagnostic outside the %d-line source or empty: %+v", lines, d)
+			}
+			if d.Severity == compiler.SeverityError {
+				failed[d.Pos.File] = true
+			}
+		}
+		gen := out.Data["regate"].(map[string]any)["gen"].(map[string]any)
+		for file, layer := range map[string]map[string]any{
+			"policy.jsonc":      gen["policy"].(map[string]any),
+			"hard-guards.jsonc": gen["hardguards"].(map[string]any),
+			"agents/a.md":       gen["agents"].(map[string]any)["agents"].(map[string]any)["a"].(map[string]any),
+		} {
+			if _, floored := layer["floors"]; failed[file] != floored {
+				t.Fatalf("%s: errors %v but floors %v", file, failed[file], floored)
+			}
+		}
+	})
+}
