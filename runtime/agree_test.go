@@ -11,22 +11,27 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )
 
 // TestFastPathAgreesOnWorkload decides a workload (the bashfacts table of
-// commands, the sample calls and path and mcp calls) under every bundled
-// policy with the Go matcher and with the pure-Rego library, and requires
+// commands, the sample calls, path and mcp calls and the whole generated
+// benchmark workload) under every bundled policy and the workload's own with the Go matcher and with the pure-Rego library, and requires
 // the same whole decision from both.
 func TestFastPathAgreesOnWorkload(t *testing.T) {
 	calls := mixedCalls(t)
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
+	names = append(names, "workload-33")
 	ctx := context.Background()
 	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc"}
 	n := 0
 	for _, name := range names {
 		src, _ := fs.ReadFile(policies.FS, name)
+		if name == "workload-33" {
+			src = []byte(workload.Policy(33))
+		}
 		in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
 		if name == "hard-guards.jsonc" {
 			in = compiler.Input{HardGuards: &compiler.Source{Name: name, Data: src}}
@@ -52,8 +57,8 @@ func TestFastPathAgreesOnWorkload(t *testing.T) {
 			}
 		}
 	}
-	if n < 1000 {
-		t.Errorf("compared %d decisions; the workload should give at least 1000", n)
+	if n < 10000 {
+		t.Errorf("compared %d decisions; the workload should give at least 10,000", n)
 	}
 }
 
@@ -82,5 +87,7 @@ func mixedCalls(t testing.TB) []facts.Call {
 		calls = append(calls, facts.Call{Tool: "mcp", Input: in})
 	}
 	calls = append(calls, sampleCalls...)
+	// The generated benchmark workload of issue 5, whole.
+	calls = append(calls, workload.Calls(workload.Seed, 1000)...)
 	return calls
 }
