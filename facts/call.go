@@ -140,5 +140,23 @@ func Build(call Call, env Env) *Input {
 // pathCheck gates one path on the path surface.
 func (e *Env) pathCheck(value, base string) Check {
 	f := e.PathForms(value, base)
-	return Check{Surface: "path", Value: value, Forms: [][]string{f.Referenced, f.Canonical}, Error: f.Err}
+	return Check{Surface: "path", Value: value, Forms: f.groups(), Error: f.Err}
+}
+
+// groups are the spelling groups of a path for its check: the referenced
+// and the canonical spellings, or one group when the two are the same set
+// (no link involved, the path inside the cwd): the second group would be
+// decided exactly as the first. A canonical group that is only a subset
+// (../other/x) stays a group of its own, as R2 decides it on its own.
+func (f Forms) groups() [][]string {
+	if len(f.Canonical) == len(f.Referenced) {
+		same := true
+		for _, c := range f.Canonical {
+			same = same && slices.Contains(f.Referenced, c)
+		}
+		if same {
+			return [][]string{f.Referenced}
+		}
+	}
+	return [][]string{f.Referenced, f.Canonical}
 }

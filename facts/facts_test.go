@@ -131,3 +131,16 @@ func TestBashWithoutCommandFailsClosed(t *testing.T) {
 		t.Fatalf("a non-string command must be unparseable with a reason, got %+v", in.Checks)
 	}
 }
+
+// TestPathCheckGroups: a path whose canonical spellings are its referenced
+// ones is one spelling group; a link, or a canonical group that is only a
+// subset, keeps two.
+func TestPathCheckGroups(t *testing.T) {
+	tests := map[string]int{".env": 1, "/home/u/repo/src/a.ts": 1, "/etc/hosts": 1, "cfg.txt": 2, "link/hosts": 2, "../other/x": 2}
+	for value, want := range tests {
+		in := facts.Build(facts.Call{Tool: "read", Input: map[string]any{"path": value}}, env)
+		if got := len(in.Checks[0].Forms); got != want {
+			t.Errorf("%s: %d groups %q, want %d", value, got, in.Checks[0].Forms, want)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, bool) {
 		return c, true
 	}
 	f := e.PathForms(value, dir)
-	c.Forms, c.Error = [][]string{f.Referenced, f.Canonical}, f.Err
+	c.Forms, c.Error = f.groups(), f.Err
 	return c, true
 }
 
