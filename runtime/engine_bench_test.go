@@ -13,19 +13,24 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// BenchmarkDecide is one whole uncached decision: facts, input, prepared
-// query, message.
-func BenchmarkDecide(b *testing.B) {
-	e := newEngine(b, testPolicy, runtime.WithCacheSize(0))
+// decideLoop decides the calls round after round, reporting allocations.
+func decideLoop(b *testing.B, e *runtime.Engine, calls []facts.Call) {
+	b.Helper()
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := e.Decide(ctx, sampleCalls[i%len(sampleCalls)]); err != nil {
+		if _, err := e.Decide(ctx, calls[i%len(calls)]); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
+}
+
+// BenchmarkDecide is one whole uncached decision: facts, input, prepared
+// query, message.
+func BenchmarkDecide(b *testing.B) {
+	decideLoop(b, newEngine(b, testPolicy, runtime.WithCacheSize(0)), sampleCalls)
 }
 
 // BenchmarkOPAFloor is the cheapest prepared OPA query (allow := true) with a
@@ -76,16 +81,7 @@ func BenchmarkDecideTrace(b *testing.B) {
 	calls := mixedCalls(b)
 	for _, size := range []int{runtime.DefaultCacheSize, 0} {
 		b.Run(fmt.Sprintf("cache=%d", size), func(b *testing.B) {
-			e := newEngine(b, testPolicy, runtime.WithCacheSize(size))
-			ctx := context.Background()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, err := e.Decide(ctx, calls[i%len(calls)]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
+			decideLoop(b, newEngine(b, testPolicy, runtime.WithCacheSize(size)), calls)
 		})
 	}
 }
@@ -93,14 +89,5 @@ func BenchmarkDecideTrace(b *testing.B) {
 // BenchmarkDecidePure is BenchmarkDecide with the pure-Rego library, as
 // stock OPA evaluates it, for the ratio of the Go matcher.
 func BenchmarkDecidePure(b *testing.B) {
-	e := newEngine(b, testPolicy, runtime.WithCacheSize(0), runtime.WithPureRego())
-	ctx := context.Background()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		if _, err := e.Decide(ctx, sampleCalls[i%len(sampleCalls)]); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	decideLoop(b, newEngine(b, testPolicy, runtime.WithCacheSize(0), runtime.WithPureRego()), sampleCalls)
 }

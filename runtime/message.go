@@ -7,7 +7,7 @@ import (
 
 // message renders what the agent is shown, in the spec's form (R15). It is
 // the Go twin of regate.lib.message.message: the hot path builds the text
-// here rather than in Rego, and TestMessagesAgree in internal/conformance
+// here rather than in Rego, and TestAgreement in internal/conformance
 // holds the two to each other on every conformance case.
 func message(d Decision, tool, agent string) string {
 	switch d.Layer {

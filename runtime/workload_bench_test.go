@@ -109,16 +109,7 @@ func BenchmarkWorkloadTrace(b *testing.B) {
 	trace := workload.Trace(workload.Seed, workload.Calls(workload.Seed, 1000), 10)
 	for _, size := range []int{runtime.DefaultCacheSize, 0} {
 		b.Run(fmt.Sprintf("cache=%d", size), func(b *testing.B) {
-			e := workloadEngine(b, 33, runtime.WithCacheSize(size))
-			ctx := context.Background()
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, err := e.Decide(ctx, trace[i%len(trace)]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
+			decideLoop(b, workloadEngine(b, 33, runtime.WithCacheSize(size)), trace)
 		})
 	}
 }

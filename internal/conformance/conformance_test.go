@@ -84,39 +84,11 @@ func readKnown(t *testing.T) map[string]bool {
 	return known
 }
 
-// TestMessagesAgree holds the message Decide builds in Go to the one the
-// Rego library renders (regate.lib.message.response), and the rest of the
-// decision to the Rego decision, on every permission case.
-func TestMessagesAgree(t *testing.T) {
-	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	pool := runtime.NewPool()
-	for _, c := range cases {
-		eng, call, err := c.Engine(ctx, pool)
-		if err != nil {
-			t.Fatalf("%s: %v", c.ID, err)
-		}
-		d, err := eng.Decide(ctx, call)
-		if err != nil {
-			t.Fatalf("%s: %v", c.ID, err)
-		}
-		resp, err := eng.Response(ctx, call)
-		if err != nil {
-			t.Fatalf("%s: %v", c.ID, err)
-		}
-		if resp["message"] != d.Message || resp["action"] != d.Action || resp["matched"] != d.Matched {
-			t.Errorf("%s: Go %q [%s %s], Rego %q [%v %v]", c.ID, d.Message, d.Action, d.Matched, resp["message"], resp["action"], resp["matched"])
-		}
-	}
-}
-
-// TestFastPathAgrees holds the engine's Go matcher (regate_match_best) to
-// the pure-Rego library that stock OPA runs: every permission case must get
-// the same whole decision from both.
-func TestFastPathAgrees(t *testing.T) {
+// TestAgreement holds the runtime's Go fast paths to the Rego they stand in
+// for, on every permission case: the Go matcher (regate_match_best) against
+// the pure-Rego library stock OPA runs, whole decision for whole decision;
+// and the message Decide builds in Go against regate.lib.message.response.
+func TestAgreement(t *testing.T) {
 	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,6 +108,13 @@ func TestFastPathAgrees(t *testing.T) {
 		b, errB := pure.Decide(ctx, call)
 		if errA != nil || errB != nil || a != b {
 			t.Errorf("%s: fast %+v (%v)\n pure %+v (%v)", c.ID, a, errA, b, errB)
+		}
+		resp, err := pure.Response(ctx, call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if resp["message"] != a.Message || resp["action"] != a.Action || resp["matched"] != a.Matched {
+			t.Errorf("%s: Go %q [%s %s], Rego %q [%v %v]", c.ID, a.Message, a.Action, a.Matched, resp["message"], resp["action"], resp["matched"])
 		}
 	}
 }
