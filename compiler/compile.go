@@ -3,7 +3,6 @@ package compiler
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -94,17 +93,43 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	sort.Slice(out.Modules, func(i, j int) bool { return out.Modules[i].Path < out.Modules[j].Path })
 	out.Diagnostics.Sort()
 
-	h := sha256.New()
-	for _, m := range out.Modules {
-		fmt.Fprintf(h, "%s\x00%s\x00", m.Path, m.Text)
-	}
-	// encoding/json sorts map keys, so the data's encoding is deterministic.
-	if err := json.NewEncoder(h).Encode(out.Data); err != nil {
-		return nil, fmt.Errorf("compiler: hash data: %w", err)
-	}
-	out.Hash = hex.EncodeToString(h.Sum(nil))
+	out.Hash = inputHash(in, o.home)
 	return out, nil
 }
+
+// inputHash identifies a compilation by what it read: compilation is
+// deterministic (TestGolden compiles twice and compares), so equal inputs
+// give equal modules and data, and hashing the inputs spares encoding the
+// output, megabytes for a large policy. Version is part of it, so a new
+// compiler never shares a hash with an old one.
+func inputHash(in Input, home string) string {
+	h := sha256.New()
+	field := func(b []byte) {
+		fmt.Fprintf(h, "%d:", len(b))
+		h.Write(b)
+	}
+	field([]byte(Version))
+	field([]byte(home))
+	source := func(kind string, s *Source) {
+		field([]byte(kind))
+		if s == nil {
+			field(nil)
+			return
+		}
+		field([]byte(s.Name))
+		field(s.Data)
+	}
+	source("policy", in.Policy)
+	source("hard-guards", in.HardGuards)
+	for i := range in.Agents {
+		source("agent", &in.Agents[i])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Version names the compiler's output format; it changes whenever the
+// generated modules or data change shape.
+const Version = "regate-compiler/1"
 
 // layer is one compiled rule set: its package under regate.gen, the files
 // it came from, and its data.
