@@ -54,10 +54,12 @@ func (w *walker) literal(word *syntax.Word) (string, bool) {
 	return text, !dynamic
 }
 
-// homeForm recognises $HOME and ${HOME}, alone or before a "/…" literal, and
-// returns the word as written ("$HOME/.ssh") for the caller to expand.
+// homeForm recognises $HOME and ${HOME}, alone or before a "/…" literal,
+// quoted or not ("$HOME/.ssh", "$HOME"/.ssh, ${HOME}/x), and returns the
+// word as written without quotes ("$HOME/.ssh") for the caller to expand.
 func (w *walker) homeForm(word *syntax.Word) (string, bool) {
-	pe, ok := word.Parts[0].(*syntax.ParamExp)
+	parts := flattenQuotes(word.Parts)
+	pe, ok := parts[0].part.(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Param.Value != "HOME" || pe.Exp != nil || pe.Slice != nil ||
 		pe.Repl != nil || pe.Length || pe.Excl || pe.Index != nil || pe.Width || pe.Names != 0 {
 		return "", false
@@ -66,18 +68,40 @@ func (w *walker) homeForm(word *syntax.Word) (string, bool) {
 	if pe.Short {
 		head = "$HOME"
 	}
-	rest := ""
-	for _, part := range word.Parts[1:] {
-		var b strings.Builder
-		if w.partText(&b, part, false) {
+	var rest strings.Builder
+	for _, p := range parts[1:] {
+		if w.partText(&rest, p.part, p.quoted) {
 			return "", false
 		}
-		rest += b.String()
 	}
-	if rest != "" && !strings.HasPrefix(rest, "/") {
+	if r := rest.String(); r != "" && !strings.HasPrefix(r, "/") {
 		return "", false
+	} else {
+		return head + r, true
 	}
-	return head + rest, true
+}
+
+type quotedPart struct {
+	part   syntax.WordPart
+	quoted bool
+}
+
+// flattenQuotes lists a word's parts with double-quoted ones opened up.
+func flattenQuotes(parts []syntax.WordPart) []quotedPart {
+	var out []quotedPart
+	for _, p := range parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok {
+			for _, q := range dq.Parts {
+				out = append(out, quotedPart{q, true})
+			}
+			continue
+		}
+		out = append(out, quotedPart{p, false})
+	}
+	if len(out) == 0 {
+		out = append(out, quotedPart{&syntax.Lit{}, false})
+	}
+	return out
 }
 
 // source is the text of a node as written.
