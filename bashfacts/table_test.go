@@ -210,6 +210,11 @@ var extractTable = []string{
 	`tar -czf backup.tgz ./src`,
 	`cat $f "$g" ${h}/x`,
 	`rm build/*.o`,
+	`cat {.env,README.md}`,
+	`cat src/{a,b}/.env x{1..3}`,
+	`cp .env{,.bak}`,
+	`echo {a,b`,
+	`cat '{.env,x}'`,
 	// The effective directory.
 	`cd nested && cat secret/key`,
 	`cd "$DIR" && cat secret/key /abs/x`,

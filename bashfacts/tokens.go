@@ -1,8 +1,10 @@
 package bashfacts
 
 import (
+	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -66,8 +68,48 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 		if strings.Contains(t, "://") || isAssignment(t) {
 			continue
 		}
-		w.token(t, word, TokenArgument, !pathShaped(t), sc)
+		for _, v := range braceExpand(word, t) {
+			w.token(v, word, TokenArgument, !pathShaped(v), sc)
+		}
 	}
+}
+
+// maxBraceWords bounds how many words one brace expansion yields as
+// tokens; past it the word is kept as written.
+const maxBraceWords = 256
+
+// braceExpand returns the words bash makes of a literal word by brace
+// expansion ({.env,x} is .env and x, a{1..3} is a1 a2 a3), or the word
+// itself when it has none or expands past maxBraceWords.
+func braceExpand(word *syntax.Word, text string) []string {
+	if !strings.Contains(text, "{") {
+		return []string{text}
+	}
+	cp := &syntax.Word{Parts: slices.Clone(word.Parts)} // SplitBraces rewrites Parts
+	if !syntax.SplitBraces(cp) {
+		return []string{text}
+	}
+	var out []string
+	for ew, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(out) == maxBraceWords {
+			return []string{text}
+		}
+		var b strings.Builder
+		for _, p := range ew.Parts {
+			lit, ok := p.(*syntax.Lit)
+			if !ok {
+				return []string{text}
+			}
+			b.WriteString(unescapeBare(lit.Value))
+		}
+		if v := b.String(); v != "" {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return []string{text}
+	}
+	return out
 }
 
 // pathShaped reports whether a word looks like a path on its own: a dotfile
