@@ -198,3 +198,37 @@ func TestBrokenPolicyKeepsHardGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionApprovalLiftsWrapperFloor: "approve for this session" on a
+// floored wrapper lets the same command through afterwards, while what the
+// wrapper runs is still decided on its own.
+func TestSessionApprovalLiftsWrapperFloor(t *testing.T) {
+	e := newEngine(t, `{"permission": {"*": "allow", "bash": {"*": "allow", "rm *": "deny"}}}`)
+	ctx := context.Background()
+	decide := func(cmd string) runtime.Decision {
+		t.Helper()
+		d, err := e.Decide(ctx, facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d := decide("sudo make install"); d.Action != "ask" || d.Matched != "<indirection-bash-wrapper>" {
+		t.Fatalf("before the approval: %+v", d)
+	}
+	if err := e.Session().Approve(compiler.Approval{Surface: "bash", Pattern: "sudo make install"}); err != nil {
+		t.Fatal(err)
+	}
+	if d := decide("sudo make install"); d.Action != "allow" || d.Layer != "session" {
+		t.Fatalf("after the approval: %+v", d)
+	}
+	if d := decide("sudo make uninstall"); d.Action != "ask" {
+		t.Fatalf("an approval of one command lifted the floor of another: %+v", d)
+	}
+	if err := e.Session().Approve(compiler.Approval{Surface: "bash", Pattern: "sudo *"}); err != nil {
+		t.Fatal(err)
+	}
+	if d := decide("sudo rm -rf build"); d.Action != "deny" || d.Matched != "rm *" {
+		t.Fatalf("the wrapped command must still be decided: %+v", d)
+	}
+}

@@ -141,13 +141,17 @@ fallback_outcome(i) := {"action": f.action, "rule": f, "layer": "agent", "i": i}
 # unit_floor applies what a unit's shape demands (the spec's fail-closed
 # rules): a wrapper's allow becomes ask with its sentinel (R9), and a
 # command that could not be split into units asks unless a rule denies its
-# whole text (R8).
+# whole text (R8). The floors stand in for a person's look at the command,
+# so an approval that person gave for the session lifts them, as it lifts
+# an ordinary deny (R5); what a wrapper runs is still decided on its own.
 unit_floor(c, o) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
 	o.action == "allow"
+	o.layer != "session"
 	wrapper_sentinels[c.wrapper]
 } else := {"action": "ask", "rule": {"pattern": "<unparseable-bash-command>", "pos": o.rule.pos, "reason": object.get(c, "reason", "")}, "layer": "floor", "i": o.i} if {
 	c.unparseable
 	o.action != "deny"
+	o.layer != "session"
 } else := o
 
 wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}

@@ -114,3 +114,14 @@ test_message_for_unregistered_tool if {
 	m := data.regate.lib.message.message with input as object.union(read_env, {"unregistered": true})
 	m == "[regate] tool 'read' is not registered in this session; it is blocked before any rule."
 }
+
+test_session_approval_lifts_wrapper_floor if {
+	wrapped := object.union(read_env, {"checks": [{"surface": "bash", "value": "sudo x", "forms": [["sudo x"]], "wrapper": "indirection"}]})
+	floored := permission.decision with input as wrapped
+		with data.regate.gen.policy.surfaces as {"bash": catch_all("allow")}
+	floored.matched == "<indirection-bash-wrapper>"
+	approved := permission.decision with input as object.union(wrapped, {"session": {"approvals": {"bash": catch_all("allow")}}})
+		with data.regate.gen.policy.surfaces as {"bash": catch_all("allow")}
+	approved.action == "allow"
+	approved.layer == "session"
+}
