@@ -1,0 +1,63 @@
+package runtime_test
+
+import (
+	"context"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// FuzzDecide decides any bash command. Under a policy that denies every
+// bash command, every command must be denied, whatever its shape: no unit
+// may slip through unmatched, and an unparseable command is denied by the
+// rule covering its whole text. Under the bundled default policy no command
+// may make Decide fail or return anything but allow, ask or deny.
+func FuzzDecide(f *testing.F) {
+	for _, c := range workload.Commands(workload.Seed, 200) {
+		f.Add(c)
+	}
+	for _, c := range []string{"", " ", "# c", "echo 'x", "sudo", "eval", "bash -c", "{ }", "a=1", "> out", "$(", "cat {.env,x}", "\x00"} {
+		f.Add(c)
+	}
+	ctx := context.Background()
+	compile := func(src []byte) *runtime.Engine {
+		out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "p.jsonc", Data: src}}, compiler.WithHome("/home/u"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		e, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{"/home/u/repo/id_rsa": "file"}), runtime.WithCacheSize(0))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return e
+	}
+	denyAll := compile([]byte(`{"permission": {"*": "allow", "bash": {"*": "deny"}}}`))
+	def := compile(policies.Default())
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if !utf8.ValidString(cmd) {
+			t.Skip() // a host hands commands over as JSON strings
+		}
+		call := facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
+		d, err := denyAll.Decide(ctx, call)
+		if err != nil {
+			t.Fatalf("%q: %v", cmd, err)
+		}
+		if d.Action != "deny" {
+			t.Fatalf("%q under bash *: deny was %s [%s] on %s %q", cmd, d.Action, d.Matched, d.Surface, d.Value)
+		}
+		d, err = def.Decide(ctx, call)
+		if err != nil {
+			t.Fatalf("%q: %v", cmd, err)
+		}
+		switch d.Action {
+		case "allow", "ask", "deny":
+		default:
+			t.Fatalf("%q: action %q", cmd, d.Action)
+		}
+	})
+}
