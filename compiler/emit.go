@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
 )
 
@@ -60,7 +61,16 @@ func (o *Output) DataFiles() ([]DataFile, error) {
 	gen, _ := o.Data["regate"].(map[string]any)["gen"].(map[string]any)
 	var files []DataFile
 	for _, name := range []string{"agents", "hardguards", "policy"} {
-		text, err := renderValue(gen[name])
+		// The matchers are AST values: back to plain JSON values first.
+		v, err := ast.InterfaceToValue(gen[name])
+		if err != nil {
+			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
+		}
+		plain, err := ast.JSON(v)
+		if err != nil {
+			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
+		}
+		text, err := renderValue(plain)
 		if err != nil {
 			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
 		}

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -110,7 +111,7 @@ func (c *jsoncConv) literal(lit hujson.Literal, pos Pos) *node {
 	case 't', 'f':
 		return &node{kind: kindBool, pos: pos, boolean: lit.Bool()}
 	case '"':
-		return &node{kind: kindString, pos: pos, str: lit.String()}
+		return &node{kind: kindString, pos: pos, str: jsonString(lit)}
 	case '0':
 		f, err := strconv.ParseFloat(string(lit), 64)
 		if err != nil {
@@ -140,4 +141,15 @@ func dedupe(ms []member) []member {
 		}
 	}
 	return out
+}
+
+// jsonString is the value of a JSON string literal. hujson decodes every
+// string with encoding/json; a string with no escape is its bytes between
+// the quotes (the file was checked to be valid UTF-8), which spares a policy
+// of thousands of patterns thousands of decodes.
+func jsonString(lit hujson.Literal) string {
+	if len(lit) >= 2 && !bytes.ContainsAny(lit[1:len(lit)-1], "\\\"") {
+		return string(lit[1 : len(lit)-1])
+	}
+	return lit.String()
 }

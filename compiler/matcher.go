@@ -1,10 +1,13 @@
 package compiler
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // mcpBaseline are the discovery targets that become exact allows when a map
@@ -20,7 +23,8 @@ type ranked struct {
 }
 
 // buildMatcher lowers the rules of one pattern map to the index the Rego
-// library reads (see docs/design.md):
+// library reads (see docs/design.md), built directly as an AST value: the
+// runtime's store takes it as it is, and a large policy is never held twice.
 //
 //	rules        every rule, ordered from least to most specific, so a rule's
 //	             index is its specificity rank and the winner is the max rank
@@ -33,7 +37,7 @@ type ranked struct {
 //
 // baseline adds the mcp discovery targets (R6); session approvals, which
 // hold only what the user approved, never get them.
-func buildMatcher(surface string, rules []Rule, home string, baseline bool) map[string]any {
+func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.Value {
 	rs := make([]ranked, 0, len(rules)+len(mcpBaseline))
 	for i, r := range rules {
 		e := ExpandHome(r.Pattern, home)
@@ -45,7 +49,7 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) map[
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].spec.less(rs[j].spec) })
 
 	idx := map[shape]map[string][]int{shapeExact: {}, shapePrefix: {}, shapeSuffix: {}, shapeGlob: {}}
-	out := make([]any, len(rs))
+	out := make([]*ast.Term, len(rs))
 	for rank, r := range rs {
 		p := collapseStars(r.expanded)
 		forms := []string{p}
@@ -55,48 +59,65 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) map[
 				forms = append(forms, bare)
 			}
 		}
-		obj := map[string]any{
-			"pattern": r.Pattern,
-			"action":  r.Action.String(),
-			"pos":     r.Pos.String(),
-		}
-		if r.Reason != "" {
-			obj["reason"] = r.Reason
-		}
+		obj := ruleItems(r.Rule)
 		if r.baseline {
-			obj["baseline"] = true
+			obj = append(obj, item("baseline", ast.InternedTerm(true)))
 		}
 		if p == "*" {
-			obj["catch_all"] = true
+			obj = append(obj, item("catch_all", ast.InternedTerm(true)))
 		}
 		for _, f := range forms {
 			sh, key := classify(f)
 			if sh == shapeGlob {
 				if f == p {
-					obj["glob"] = globEscape(f)
+					obj = append(obj, item("glob", ast.StringTerm(globEscape(f))))
 				} else {
-					obj["glob_bare"] = globEscape(f)
+					obj = append(obj, item("glob_bare", ast.StringTerm(globEscape(f))))
 				}
 			}
 			idx[sh][key] = append(idx[sh][key], rank)
 		}
-		out[rank] = obj
+		out[rank] = ast.ObjectTerm(obj...)
 	}
-	m := map[string]any{"rules": out}
-	for sh, name := range map[shape]string{shapeExact: "exact", shapePrefix: "prefix", shapeSuffix: "suffix", shapeGlob: "glob"} {
-		keys := map[string]any{}
+	items := [][2]*ast.Term{item("rules", ast.ArrayTerm(out...))}
+	for _, sh := range []shape{shapeExact, shapePrefix, shapeSuffix, shapeGlob} {
+		name := [...]string{"exact", "prefix", "suffix", "glob"}[sh]
+		keys := make([][2]*ast.Term, 0, len(idx[sh]))
 		var lens []int
-		for k, ranks := range idx[sh] {
-			keys[k] = intsToAny(ranks)
+		for _, k := range slices.Sorted(maps.Keys(idx[sh])) {
+			keys = append(keys, item(k, intsTerm(idx[sh][k])))
 			lens = append(lens, utf8.RuneCountInString(k))
 		}
-		m[name] = keys
+		items = append(items, item(name, ast.ObjectTerm(keys...)))
 		if sh != shapeExact {
 			slices.Sort(lens)
-			m[name+"_lens"] = intsToAny(slices.Compact(lens))
+			items = append(items, item(name+"_lens", intsTerm(slices.Compact(lens))))
 		}
 	}
-	return m
+	return ast.NewObject(items...)
+}
+
+func item(key string, v *ast.Term) [2]*ast.Term { return ast.Item(ast.StringTerm(key), v) }
+
+func intsTerm(xs []int) *ast.Term {
+	ts := make([]*ast.Term, len(xs))
+	for i, x := range xs {
+		ts[i] = ast.InternedTerm(x)
+	}
+	return ast.ArrayTerm(ts...)
+}
+
+// ruleItems are the fields of a rule as the library reads it.
+func ruleItems(r Rule) [][2]*ast.Term {
+	obj := [][2]*ast.Term{
+		item("pattern", ast.StringTerm(r.Pattern)),
+		item("action", ast.StringTerm(r.Action.String())),
+		item("pos", ast.StringTerm(r.Pos.String())),
+	}
+	if r.Reason != "" {
+		obj = append(obj, item("reason", ast.StringTerm(r.Reason)))
+	}
+	return obj
 }
 
 // addMCPBaseline adds the discovery targets as exact allows when the map has
@@ -126,12 +147,4 @@ func addMCPBaseline(rs []ranked) []ranked {
 		})
 	}
 	return rs
-}
-
-func intsToAny(xs []int) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
 }
