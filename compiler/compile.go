@@ -32,8 +32,11 @@ type Input struct {
 type Output struct {
 	// Modules are the generated Rego modules, sorted by path.
 	Modules []Module
-	// Data is the compiled rule sets, rooted at data: Data["regate"]["gen"]
-	// holds "policy", "hardguards" and "agents".
+	// Data is the compiled rule sets, rooted at data: Data["regate"]["rules"]
+	// holds "policy", "hardguards" and "agents". They are kept apart from
+	// the generated packages (regate.gen.*): OPA reads a prefix that holds
+	// data only straight from the store, while one shared with rules is
+	// merged on every reference.
 	Data map[string]any
 	// Diagnostics are every problem found, sorted by position. Errors made
 	// their file fail closed; warnings did not change anything.
@@ -89,7 +92,7 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 		out.Modules = append(out.Modules, m)
 		gen[l.name] = l.data
 	}
-	out.Data = map[string]any{"regate": map[string]any{"gen": gen}}
+	out.Data = map[string]any{"regate": map[string]any{"rules": gen}}
 	sort.Slice(out.Modules, func(i, j int) bool { return out.Modules[i].Path < out.Modules[j].Path })
 	out.Diagnostics.Sort()
 

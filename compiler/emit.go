@@ -28,8 +28,8 @@ func emitModule(l layer) (Module, error) {
 	path := "regate/gen/" + l.name + ".rego"
 	var b bytes.Buffer
 	b.WriteString(Header + "\n")
-	b.WriteString("#\n# The compiled rules of this layer are data, at data.regate.gen." + l.name + "\n")
-	b.WriteString("# (regate/gen/" + l.name + "/data.json when written by regate compile).\n")
+	b.WriteString("#\n# The compiled rules of this layer are data, at data.regate.rules." + l.name + "\n")
+	b.WriteString("# (regate/rules/" + l.name + "/data.json when written by regate compile).\n")
 	fmt.Fprintf(&b, "\npackage regate.gen.%s\n", l.name)
 	sources := l.sources
 	if sources == nil {
@@ -58,7 +58,7 @@ type DataFile struct {
 // (sorted keys, tab-indented), so that a folder of modules and data files is
 // a complete policy for opa eval, opa test and bundles.
 func (o *Output) DataFiles() ([]DataFile, error) {
-	gen, _ := o.Data["regate"].(map[string]any)["gen"].(map[string]any)
+	gen, _ := o.Data["regate"].(map[string]any)["rules"].(map[string]any)
 	var files []DataFile
 	for _, name := range []string{"agents", "hardguards", "policy"} {
 		// The matchers are AST values: back to plain JSON values first.
@@ -74,7 +74,7 @@ func (o *Output) DataFiles() ([]DataFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
 		}
-		files = append(files, DataFile{Path: "regate/gen/" + name + "/data.json", Text: text + "\n"})
+		files = append(files, DataFile{Path: "regate/rules/" + name + "/data.json", Text: text + "\n"})
 	}
 	return files, nil
 }

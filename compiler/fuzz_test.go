@@ -54,7 +54,7 @@ func FuzzCompile(f *testing.F) {
 				failed[d.Pos.File] = true
 			}
 		}
-		gen := out.Data["regate"].(map[string]any)["gen"].(map[string]any)
+		gen := out.Data["regate"].(map[string]any)["rules"].(map[string]any)
 		for file, layer := range map[string]map[string]any{
 			"policy.jsonc":      gen["policy"].(map[string]any),
 			"hard-guards.jsonc": gen["hardguards"].(map[string]any),

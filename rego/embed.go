@@ -1,6 +1,10 @@
 package rego
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+	"path"
+)
 
 // FS holds the static Rego library: every .rego file under lib/, tests
 // included. The compiler links generated modules against it and the runtime
@@ -20,18 +24,24 @@ func TestModules() (map[string]string, error) {
 }
 
 // FastModules returns the library for regate's embedded runtime: the same
-// modules, with lib/match.rego replaced by fast/match.rego, whose best is
-// the Go builtin regate_match_best that the runtime registers.
+// modules, with each lib/X.rego that has a fast/X.rego twin replaced by it.
+// The twins delegate to Go builtins the runtime registers
+// (regate_match_best, regate_resolve).
 func FastModules() (map[string]string, error) {
 	mods, err := load(false)
 	if err != nil {
 		return nil, err
 	}
-	b, err := FS.ReadFile("fast/match.rego")
+	twins, err := fs.Glob(FS, "fast/*.rego")
 	if err != nil {
 		return nil, err
 	}
-	delete(mods, "regate/lib/match.rego")
-	mods["regate/lib/match.rego"] = string(b)
+	for _, p := range twins {
+		b, err := FS.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		mods["regate/lib/"+path.Base(p)] = string(b)
+	}
 	return mods, nil
 }

@@ -120,7 +120,8 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	}
 	opts := []func(*rego.Rego){rego.Query(query)}
 	if !pure {
-		opts = append(opts, matchBuiltin(&globCache{}))
+		fs := newFastState()
+		opts = append(opts, matchBuiltin(fs), resolveBuiltin(fs))
 	}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {

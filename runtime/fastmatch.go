@@ -18,42 +18,54 @@ import (
 // globs compiled by the same gobwas/glob as OPA's glob.match, without
 // delimiters). It is attached to the engine's own rego instance, never to
 // OPA's global registry.
-func matchBuiltin(globs *globCache) func(*rego.Rego) {
+func matchBuiltin(fs *fastState) func(*rego.Rego) {
 	decl := &rego.Function{
 		Name: "regate_match_best",
 		Decl: types.NewFunction(types.Args(types.A, types.A), types.A),
 	}
 	return rego.Function2(decl, func(_ rego.BuiltinContext, mt, vt *ast.Term) (*ast.Term, error) {
-		m, ok := mt.Value.(ast.Object)
-		if !ok {
-			return nil, nil
-		}
 		values, ok := vt.Value.(*ast.Array)
 		if !ok {
 			return nil, nil
 		}
-		rules, ok := field(m, "rules").(*ast.Array)
-		if !ok {
-			return nil, nil
-		}
-		best := -1
-		var err error
-		values.Foreach(func(t *ast.Term) {
-			if s, ok := t.Value.(ast.String); ok && err == nil {
-				var k int
-				k, err = matchRanks(m, rules, string(s), globs)
-				best = max(best, k)
-			}
-		})
-		if err != nil {
-			return nil, err // an unusable glob fails the decision closed
-		}
-		if best < 0 || best >= rules.Len() {
-			return nil, nil
-		}
-		return rules.Elem(best), nil
+		return bestRule(mt, values, fs)
 	})
 }
+
+// bestRule is the most specific rule of matcher mt matching one of values,
+// or nil (undefined) when none does or mt is not a matcher.
+func bestRule(mt *ast.Term, values *ast.Array, fs *fastState) (*ast.Term, error) {
+	if mt == nil {
+		return nil, nil
+	}
+	n := fs.natives.get(mt.Value)
+	if n == nil {
+		return nil, nil
+	}
+	best := -1
+	for i := 0; i < values.Len(); i++ {
+		if s, ok := values.Elem(i).Value.(ast.String); ok {
+			k, err := n.best(string(s), fs.globs)
+			if err != nil {
+				return nil, err // an unusable glob fails the decision closed
+			}
+			best = max(best, k)
+		}
+	}
+	if best < 0 || best >= n.rules.Len() {
+		return nil, nil
+	}
+	return n.rules.Elem(best), nil
+}
+
+// fastState is what the builtins of one prepared query share: compiled
+// globs and decoded matchers.
+type fastState struct {
+	globs   *globCache
+	natives *nativeCache
+}
+
+func newFastState() *fastState { return &fastState{globs: &globCache{}, natives: &nativeCache{}} }
 
 var keyTerms = map[string]*ast.Term{}
 
@@ -68,71 +80,6 @@ func field(o ast.Object, key string) ast.Value {
 		return t.Value
 	}
 	return nil
-}
-
-// matchRanks returns the highest rank of a rule of m that matches v, or -1.
-func matchRanks(m ast.Object, rules *ast.Array, v string, globs *globCache) (int, error) {
-	best := -1
-	var globErr error
-	take := func(idx ast.Value, key string, test func(rank int) bool) {
-		o, ok := idx.(ast.Object)
-		if !ok {
-			return
-		}
-		t := o.Get(ast.StringTerm(key))
-		if t == nil {
-			return
-		}
-		if ranks, ok := t.Value.(*ast.Array); ok {
-			ranks.Foreach(func(r *ast.Term) {
-				if n, ok := r.Value.(ast.Number); ok {
-					if k, ok := n.Int(); ok && k > best && (test == nil || test(k)) {
-						best = k
-					}
-				}
-			})
-		}
-	}
-	lens := func(name string, each func(n int)) {
-		if arr, ok := field(m, name).(*ast.Array); ok {
-			arr.Foreach(func(t *ast.Term) {
-				if n, ok := t.Value.(ast.Number); ok {
-					if k, ok := n.Int(); ok {
-						each(k)
-					}
-				}
-			})
-		}
-	}
-	runes := utf8.RuneCountInString(v)
-	take(field(m, "exact"), v, nil)
-	lens("prefix_lens", func(n int) { take(field(m, "prefix"), runePrefix(v, n), nil) })
-	lens("suffix_lens", func(n int) {
-		if n <= runes {
-			take(field(m, "suffix"), runeSuffix(v, runes-n), nil)
-		}
-	})
-	lens("glob_lens", func(n int) {
-		take(field(m, "glob"), runePrefix(v, n), func(rank int) bool {
-			r, ok := rules.Elem(rank).Value.(ast.Object)
-			if !ok {
-				return false
-			}
-			for _, key := range [...]string{"glob", "glob_bare"} {
-				if g, ok := field(r, key).(ast.String); ok {
-					hit, err := globs.match(string(g), v)
-					if err != nil {
-						globErr = err
-					}
-					if hit {
-						return true
-					}
-				}
-			}
-			return false
-		})
-	})
-	return best, globErr
 }
 
 // runePrefix is Rego's substring(v, 0, n): the first n runes, or all of v.

@@ -26,7 +26,7 @@ func newCompileCmd(a *app) *cobra.Command {
 		Use:   "compile",
 		Short: "write the generated Rego, its data and the static library to a folder",
 		Long: `compile compiles the rule files and writes every generated module (regate/gen/*.rego), the
-compiled rules as data (regate/gen/*/data.json) and the static library (regate/lib/…) under
+compiled rules as data (regate/rules/*/data.json) and the static library (regate/lib/…) under
 --out, so that the folder is a complete policy for opa eval, opa test, opa check or a bundle.
 Diagnostics go to standard error.`,
 		Example: `  regate compile --policy policy.jsonc --out build/

@@ -1,5 +1,5 @@
 # Package permission decides one tool call from the facts regate extracted
-# (input) and the compiled rule sets (data.regate.gen.*).
+# (input) and the compiled rule sets (data.regate.rules.*).
 #
 # The flow follows the spec's order: an unregistered tool is blocked; a
 # matching hard guard denies; otherwise each check (a path token, the tool's
@@ -13,14 +13,13 @@
 # decided, so that the decision object is built once, at the end.
 package regate.lib.permission
 
-import data.regate.gen.agents
-import data.regate.gen.hardguards
-import data.regate.gen.policy
+import data.regate.lib.checks
 import data.regate.lib.match
+import data.regate.rules.agents
+import data.regate.rules.hardguards
+import data.regate.rules.policy
 
 severity := {"allow": 0, "ask": 1, "deny": 2}
-
-builtin_fallback := {"pattern": "", "action": "ask", "pos": "-"}
 
 # The active agent's compiled frontmatter, empty when no agent is active or
 # the agent has no file.
@@ -93,68 +92,19 @@ hard_outcomes := array.concat(
 )
 
 outcomes := [o |
-	some i, c in input.checks
-	o := unit_floor(c, layered(i, c))
+	some o in checks.resolve(input.checks, {
+		"session": object.get(input, ["session", "approvals"], {}),
+		"agent": object.get(active_agent, "surfaces", {}),
+		"policy": policy.surfaces,
+		"agent_fallback": object.get(active_agent, "fallback", null),
+		"policy_fallback": policy_fallback,
+	})
+	o != null
 ]
 
-# layered resolves one check: each form of its value goes through the layers
-# on its own, and the most restrictive form wins (R2), so a symlink cannot
-# carry a value past a layer that would catch its target.
-layered(i, c) := pick(os) if {
-	os := array.concat(
-		[o | some f in c.forms; o := form_outcome(i, c, f)],
-		[o | c.error; o := {"action": "ask", "rule": {"pattern": "<unresolved-path>", "pos": "-", "reason": c.error}, "layer": "facts", "i": i}],
-	)
-	count(os) > 0
-} else := fallback_outcome(i) if c.surface != "path"
+default policy_fallback := null
 
-form_outcome(i, c, f) := {"action": r.action, "rule": r, "layer": "session", "i": i} if {
-	r := best(c, input.session.approvals[c.surface], f)
-} else := {"action": r.action, "rule": r, "layer": "agent", "i": i} if {
-	r := best(c, active_agent.surfaces[c.surface], f)
-} else := {"action": r.action, "rule": r, "layer": "policy", "i": i} if {
-	r := best(c, policy.surfaces[c.surface], f)
-}
-
-# best is the most specific rule for one form of a check. A bare name that
-# exists is gated only by a rule that names it: the catch-all "*" alone does
-# not count for it.
-best(c, m, f) := r if {
-	r := match.best(m, f)
-	not bare_catch_all(c, r)
-}
-
-bare_catch_all(c, r) if {
-	c.bare
-	r.catch_all
-}
-
-# The universal fallback: the agent's "*", else the policy's "*", else the
-# built-in ask. The path surface has none (R4).
-fallback_outcome(i) := {"action": f.action, "rule": f, "layer": "agent", "i": i} if {
-	f := object.get(active_agent, "fallback", null)
-	f != null
-} else := {"action": policy.fallback.action, "rule": policy.fallback, "layer": "policy", "i": i} if {
-	policy.fallback
-} else := {"action": "ask", "rule": builtin_fallback, "layer": "fallback", "i": i}
-
-# unit_floor applies what a unit's shape demands (the spec's fail-closed
-# rules): a wrapper's allow becomes ask with its sentinel (R9), and a
-# command that could not be split into units asks unless a rule denies its
-# whole text (R8). The floors stand in for a person's look at the command,
-# so an approval that person gave for the session lifts them, as it lifts
-# an ordinary deny (R5); what a wrapper runs is still decided on its own.
-unit_floor(c, o) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
-	o.action == "allow"
-	o.layer != "session"
-	wrapper_sentinels[c.wrapper]
-} else := {"action": "ask", "rule": {"pattern": "<unparseable-bash-command>", "pos": o.rule.pos, "reason": object.get(c, "reason", "")}, "layer": "floor", "i": o.i} if {
-	c.unparseable
-	o.action != "deny"
-	o.layer != "session"
-} else := o
-
-wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
+policy_fallback := policy.fallback
 
 # pick is the most restrictive outcome, the first in order on a tie.
 pick(os) := os[0] if {

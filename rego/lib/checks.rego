@@ -1,0 +1,95 @@
+# Package checks resolves every check of a call to its outcome: the first
+# layer (session approval, agent, policy) with a matching rule for each
+# spelling group, the most restrictive group (R2), the fallback when nothing
+# matched (none for the path surface, R4), and the floors a unit's shape
+# demands (wrappers, R9; unparseable commands, R8).
+#
+# An outcome is {"action", "rule", "layer", "i"}: the rule object that
+# decided (or a sentinel standing for one) and the index of the check; a
+# path check no rule matched is null. The embedded runtime answers resolve
+# with a Go builtin that follows this file (rego/fast/checks.rego); a test
+# holds the two to the same decisions on every conformance case and a
+# workload.
+package regate.lib.checks
+
+import data.regate.lib.match
+
+severity := {"allow": 0, "ask": 1, "deny": 2}
+
+builtin_fallback := {"pattern": "", "action": "ask", "pos": "-"}
+
+wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
+
+# resolve returns one outcome (or null) per check, in order. ctx holds the
+# layers' matchers by surface ("session", "agent", "policy") and the
+# fallbacks ("agent_fallback", "policy_fallback", null when absent).
+resolve(checks, ctx) := [o |
+	some i, c in checks
+	o := outcome(i, c, ctx)
+]
+
+outcome(i, c, ctx) := unit_floor(c, layered(i, c, ctx)) if {
+	layered(i, c, ctx)
+} else := null
+
+# layered: each spelling group goes through the layers on its own, and the
+# most restrictive group wins (R2), so a symlink cannot carry a value past a
+# layer that would catch its target.
+layered(i, c, ctx) := pick(os) if {
+	os := array.concat(
+		[o | some f in c.forms; o := form_outcome(i, c, f, ctx)],
+		[o | c.error; o := {"action": "ask", "rule": {"pattern": "<unresolved-path>", "pos": "-", "reason": c.error}, "layer": "facts", "i": i}],
+	)
+	count(os) > 0
+} else := fallback_outcome(i, ctx) if c.surface != "path"
+
+form_outcome(i, c, f, ctx) := {"action": r.action, "rule": r, "layer": "session", "i": i} if {
+	r := best(c, ctx.session[c.surface], f)
+} else := {"action": r.action, "rule": r, "layer": "agent", "i": i} if {
+	r := best(c, ctx.agent[c.surface], f)
+} else := {"action": r.action, "rule": r, "layer": "policy", "i": i} if {
+	r := best(c, ctx.policy[c.surface], f)
+}
+
+# best is the most specific rule for one group. A bare name that exists is
+# gated only by a rule that names it: the catch-all "*" alone does not count.
+best(c, m, f) := r if {
+	r := match.best(m, f)
+	not bare_catch_all(c, r)
+}
+
+bare_catch_all(c, r) if {
+	c.bare
+	r.catch_all
+}
+
+# The universal fallback: the agent's "*", else the policy's "*", else the
+# built-in ask.
+fallback_outcome(i, ctx) := {"action": ctx.agent_fallback.action, "rule": ctx.agent_fallback, "layer": "agent", "i": i} if {
+	ctx.agent_fallback != null
+} else := {"action": ctx.policy_fallback.action, "rule": ctx.policy_fallback, "layer": "policy", "i": i} if {
+	ctx.policy_fallback != null
+} else := {"action": "ask", "rule": builtin_fallback, "layer": "fallback", "i": i}
+
+# unit_floor: a wrapper's allow becomes ask with its sentinel (R9); a
+# command that could not be split into units asks unless a rule denies its
+# whole text (R8). The floors stand in for a person's look at the command,
+# so an approval that person gave for the session lifts them, as it lifts an
+# ordinary deny (R5); what a wrapper runs is still decided on its own.
+unit_floor(c, o) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
+	o.action == "allow"
+	o.layer != "session"
+	wrapper_sentinels[c.wrapper]
+} else := {"action": "ask", "rule": {"pattern": "<unparseable-bash-command>", "pos": o.rule.pos, "reason": object.get(c, "reason", "")}, "layer": "floor", "i": o.i} if {
+	c.unparseable
+	o.action != "deny"
+	o.layer != "session"
+} else := o
+
+# pick is the most restrictive outcome, the first in order on a tie.
+pick(os) := os[0] if {
+	count(os) == 1
+} else := os[i] if {
+	top := max({severity[o.action] | some o in os})
+	i := min({j | some j, o in os; severity[o.action] == top})
+}
