@@ -7,7 +7,8 @@ import (
 )
 
 // resolveBuiltin is regate_resolve, the Go twin of regate.lib.checks.resolve
-// (rego/lib/checks.rego), which it follows step for step: for each check,
+// (rego/lib/checks.rego), which it follows step for step: the index of the
+// most restrictive outcome, and for each check
 // the first layer with a matching rule per spelling group (a bare name's
 // catch-all skipped), the most restrictive group, the error outcome, the
 // fallback (none for the path surface), and the wrapper and unparseable
@@ -33,6 +34,7 @@ func resolveBuiltin(fs *fastState) func(*rego.Rego) {
 			r.layers[k], _ = get(ctx, name).(ast.Object)
 		}
 		out := make([]*ast.Term, checks.Len())
+		top, topSev := -1, -1
 		for i := range out {
 			c, ok := checks.Elem(i).Value.(ast.Object)
 			if !ok {
@@ -43,8 +45,17 @@ func resolveBuiltin(fs *fastState) func(*rego.Rego) {
 				return nil, err
 			}
 			out[i] = o
+			if obj, ok := o.Value.(ast.Object); ok {
+				if s := severity[getString(obj, "action")]; s > topSev { // the first on a tie
+					top, topSev = i, s
+				}
+			}
 		}
-		return ast.ArrayTerm(out...), nil
+		items := [][2]*ast.Term{item("outcomes", ast.ArrayTerm(out...))}
+		if top >= 0 {
+			items = append(items, item("top", ast.IntNumberTerm(top)))
+		}
+		return ast.ObjectTerm(items...), nil
 	})
 }
 

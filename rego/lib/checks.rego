@@ -20,13 +20,24 @@ builtin_fallback := {"pattern": "", "action": "ask", "pos": "-"}
 
 wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
 
-# resolve returns one outcome (or null) per check, in order. ctx holds the
-# layers' matchers by surface ("session", "agent", "policy") and the
-# fallbacks ("agent_fallback", "policy_fallback", null when absent).
-resolve(checks, ctx) := [o |
-	some i, c in checks
-	o := outcome(i, c, ctx)
-]
+# resolve returns {"outcomes": one outcome (or null) per check, in order,
+# "top": the index of the most restrictive outcome, the first on a tie}.
+# ctx holds the layers' matchers by surface ("session", "agent", "policy")
+# and the fallbacks ("agent_fallback", "policy_fallback", null when absent).
+# top is undefined when no check has an outcome.
+resolve(checks, ctx) := {"outcomes": os, "top": top} if {
+	os := [o |
+		some i, c in checks
+		o := outcome(i, c, ctx)
+	]
+	top := pick_index(os)
+} else := {"outcomes": []}
+
+# pick_index is the index of the most restrictive non-null outcome.
+pick_index(os) := i if {
+	top := max({severity[o.action] | some o in os; o != null})
+	i := min({j | some j, o in os; o != null; severity[o.action] == top})
+}
 
 outcome(i, c, ctx) := unit_floor(c, layered(i, c, ctx)) if {
 	layered(i, c, ctx)

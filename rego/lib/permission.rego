@@ -19,8 +19,6 @@ import data.regate.rules.agents
 import data.regate.rules.hardguards
 import data.regate.rules.policy
 
-severity := {"allow": 0, "ask": 1, "deny": 2}
-
 # The active agent's compiled frontmatter, empty when no agent is active or
 # the agent has no file.
 default active_agent := {}
@@ -46,7 +44,7 @@ decision := unregistered if {
 	input.unregistered
 } else := assemble(hard) if {
 	hard
-} else := assemble(yolo(floored(pick(outcomes))))
+} else := assemble(yolo(floored(resolved.outcomes[resolved.top])))
 
 unregistered := {
 	"action": "deny",
@@ -78,8 +76,15 @@ assemble(o) := {
 	c := input.checks[o.i]
 }
 
-# hard is the first hard-guard match, in check order.
-hard := hard_outcomes[0]
+# hard is the first hard-guard match, in check order. Without hard guards
+# there is nothing to look up.
+hard := hard_outcomes[0] if {
+	hard_guards_exist
+}
+
+hard_guards_exist if count(hardguards.surfaces) > 0
+
+hard_guards_exist if hardguards.fallback
 
 hard_outcomes := array.concat(
 	[o |
@@ -91,28 +96,17 @@ hard_outcomes := array.concat(
 	[o | o := {"action": "deny", "rule": hardguards.fallback, "layer": "hard-guard", "i": 0}],
 )
 
-outcomes := [o |
-	some o in checks.resolve(input.checks, {
-		"session": object.get(input, ["session", "approvals"], {}),
-		"agent": object.get(active_agent, "surfaces", {}),
-		"policy": policy.surfaces,
-		"agent_fallback": object.get(active_agent, "fallback", null),
-		"policy_fallback": policy_fallback,
-	})
-	o != null
-]
+resolved := checks.resolve(input.checks, {
+	"session": object.get(input, ["session", "approvals"], {}),
+	"agent": object.get(active_agent, "surfaces", {}),
+	"policy": policy.surfaces,
+	"agent_fallback": object.get(active_agent, "fallback", null),
+	"policy_fallback": policy_fallback,
+})
 
 default policy_fallback := null
 
 policy_fallback := policy.fallback
-
-# pick is the most restrictive outcome, the first in order on a tie.
-pick(os) := os[0] if {
-	count(os) == 1
-} else := os[i] if {
-	top := max({severity[o.action] | some o in os})
-	i := min({j | some j, o in os; severity[o.action] == top})
-}
 
 # Floors raise an allow to ask. A rule file that failed to load makes every
 # decision short of deny an ask that names the file, since the rules it held
