@@ -67,16 +67,33 @@ type fastState struct {
 
 func newFastState() *fastState { return &fastState{globs: &globCache{}, natives: &nativeCache{}} }
 
-var keyTerms = map[string]*ast.Term{}
-
-func init() {
-	for _, k := range []string{"rules", "exact", "prefix", "prefix_lens", "suffix", "suffix_lens", "glob", "glob_lens", "glob_bare"} {
-		keyTerms[k] = ast.StringTerm(k)
+// terms are the keys and constant values the builtins read and write,
+// built once (and never changed) so that a lookup or an outcome allocates
+// no key.
+var terms = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{
+		"rules", "exact", "prefix", "prefix_lens", "suffix", "suffix_lens", "glob", "glob_lens", "glob_bare",
+		"surface", "forms", "bare", "error", "wrapper", "unparseable", "reason", "pattern", "pos", "action",
+		"catch_all", "outcomes", "top", "rule", "layer", "i", "session", "agent", "policy", "agent_fallback",
+		"policy_fallback", "allow", "ask", "deny", "floor", "facts", "fallback", "-", "",
+		"<unresolved-path>", "<unparseable-bash-command>", "<opaque-bash-wrapper>", "<indirection-bash-wrapper>",
+	} {
+		m[k] = ast.StringTerm(k)
 	}
+	return m
+}()
+
+// term is the prebuilt term of s, or a new one.
+func term(s string) *ast.Term {
+	if t, ok := terms[s]; ok {
+		return t
+	}
+	return ast.StringTerm(s)
 }
 
 func field(o ast.Object, key string) ast.Value {
-	if t := o.Get(keyTerms[key]); t != nil {
+	if t := o.Get(term(key)); t != nil {
 		return t.Value
 	}
 	return nil

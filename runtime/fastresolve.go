@@ -101,7 +101,7 @@ func (r *resolver) layered(i int, c ast.Object) (string, ast.Object, string, err
 				if layers == nil {
 					continue
 				}
-				m := layers.Get(ast.StringTerm(surface))
+				m := layers.Get(term(surface))
 				if m == nil {
 					continue
 				}
@@ -123,8 +123,8 @@ func (r *resolver) layered(i int, c ast.Object) (string, ast.Object, string, err
 	}
 	if e, ok := get(c, "error").(ast.String); ok {
 		take("ask", ast.NewObject(
-			item("pattern", ast.StringTerm("<unresolved-path>")),
-			item("pos", ast.StringTerm("-")),
+			item("pattern", term("<unresolved-path>")),
+			item("pos", term("-")),
 			item("reason", ast.NewTerm(e)),
 		), "facts")
 	}
@@ -144,9 +144,9 @@ func (r *resolver) layered(i int, c ast.Object) (string, ast.Object, string, err
 }
 
 var builtinFallback = ast.NewObject(
-	item("pattern", ast.StringTerm("")),
-	item("action", ast.StringTerm("ask")),
-	item("pos", ast.StringTerm("-")),
+	item("pattern", term("")),
+	item("action", term("ask")),
+	item("pos", term("-")),
 )
 
 var wrapperSentinels = map[string]string{"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
@@ -155,12 +155,12 @@ var wrapperSentinels = map[string]string{"opaque": "<opaque-bash-wrapper>", "ind
 func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string) *ast.Term {
 	if sentinel, ok := wrapperSentinels[getString(c, "wrapper")]; ok && action == "allow" && layer != "session" {
 		floored := rule.Copy()
-		floored.Insert(ast.StringTerm("pattern"), ast.StringTerm(sentinel))
+		floored.Insert(term("pattern"), term(sentinel))
 		return outcomeTerm(i, "ask", floored, "floor")
 	}
 	if getBool(c, "unparseable") && action != "deny" && layer != "session" {
 		return outcomeTerm(i, "ask", ast.NewObject(
-			item("pattern", ast.StringTerm("<unparseable-bash-command>")),
+			item("pattern", term("<unparseable-bash-command>")),
 			item("pos", ast.NewTerm(get(rule, "pos"))),
 			item("reason", ast.StringTerm(getString(c, "reason"))),
 		), "floor")
@@ -170,9 +170,9 @@ func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string
 
 func outcomeTerm(i int, action string, rule ast.Object, layer string) *ast.Term {
 	return ast.ObjectTerm(
-		item("action", ast.StringTerm(action)),
+		item("action", term(action)),
 		item("rule", ast.NewTerm(rule)),
-		item("layer", ast.StringTerm(layer)),
+		item("layer", term(layer)),
 		item("i", ast.IntNumberTerm(i)),
 	)
 }
@@ -181,14 +181,9 @@ var severity = map[string]int{"allow": 0, "ask": 1, "deny": 2}
 
 func actionOf(s int) string { return [...]string{"allow", "ask", "deny"}[s] }
 
-func item(key string, v *ast.Term) [2]*ast.Term { return ast.Item(ast.StringTerm(key), v) }
+func item(key string, v *ast.Term) [2]*ast.Term { return ast.Item(term(key), v) }
 
-func get(o ast.Object, key string) ast.Value {
-	if t := o.Get(ast.StringTerm(key)); t != nil {
-		return t.Value
-	}
-	return nil
-}
+func get(o ast.Object, key string) ast.Value { return field(o, key) }
 
 func getString(o ast.Object, key string) string {
 	s, _ := get(o, key).(ast.String)
