@@ -158,10 +158,11 @@ func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string
 		floored.Insert(term("pattern"), term(sentinel))
 		return outcomeTerm(i, "ask", floored, "floor")
 	}
-	if getBool(c, "unparseable") && action != "deny" && layer != "session" {
+	if pos := get(rule, "pos"); pos != nil && getBool(c, "unparseable") && action != "deny" && layer != "session" {
+		// (A rule without pos makes the Rego branch undefined; so here.)
 		return outcomeTerm(i, "ask", ast.NewObject(
 			item("pattern", term("<unparseable-bash-command>")),
-			item("pos", ast.NewTerm(get(rule, "pos"))),
+			item("pos", ast.NewTerm(pos)),
 			item("reason", ast.StringTerm(getString(c, "reason"))),
 		), "floor")
 	}
