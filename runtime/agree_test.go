@@ -25,7 +25,8 @@ func TestFastPathAgreesOnWorkload(t *testing.T) {
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
 	names = append(names, "workload-33")
 	ctx := context.Background()
-	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc"}
+	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc",
+		"/home/u/repo/loop1": "link:loop2", "/home/u/repo/loop2": "link:loop1"}
 	n := 0
 	for _, name := range names {
 		src, _ := fs.ReadFile(policies.FS, name)
@@ -78,7 +79,7 @@ func mixedCalls(t testing.TB) []facts.Call {
 			}
 		}
 	}
-	for _, p := range []string{".env", "src/.env", ".env.example", "~/.ssh/id_rsa", "certs/a.pem", "link/hosts", "yarn.lock", "src/a.ts", "/etc/passwd", "id_rsa", "keys"} {
+	for _, p := range []string{".env", "src/.env", ".env.example", "~/.ssh/id_rsa", "certs/a.pem", "link/hosts", "yarn.lock", "src/a.ts", "/etc/passwd", "id_rsa", "keys", "loop1"} {
 		for _, tool := range []string{"read", "write", "edit", "ls", "grep"} {
 			calls = append(calls, facts.Call{Tool: tool, Input: map[string]any{"path": p}})
 		}
@@ -87,6 +88,7 @@ func mixedCalls(t testing.TB) []facts.Call {
 		calls = append(calls, facts.Call{Tool: "mcp", Input: in})
 	}
 	calls = append(calls, sampleCalls...)
+	calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": "cat loop1 id_rsa keys && ls link/"}})
 	// The generated benchmark workload of issue 5, whole.
 	calls = append(calls, workload.Calls(workload.Seed, 1000)...)
 	return calls
