@@ -65,7 +65,9 @@ func checkDynamic(t *testing.T, src string, facts *Facts) {
 		if !ok || len(ce.Args) == 0 || !expands(ce.Args) {
 			continue
 		}
-		if name := ce.Args[0].Lit(); transparent[name] != "" || name == "command" || name == "builtin" || name == "exec" {
+		// command, builtin and exec (after quote removal) are transparent:
+		// the unit starts at the command they run.
+		if name, _ := (&walker{src: src}).literal(ce.Args[0]); name == "command" || name == "builtin" || name == "exec" {
 			continue
 		}
 		found := false

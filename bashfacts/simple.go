@@ -25,6 +25,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	}
 	texts := make([]string, len(words))
 	u := Unit{Pos: w.pos(start), Origin: sc.origin}
+	w.unitPos = u.Pos
 	for i, word := range words {
 		t, dyn := w.wordText(word)
 		texts[i] = t
@@ -62,7 +63,8 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			flags = fdExecFlags
 		}
 		for i := 0; i < len(args); i++ {
-			if !flags[args[i]] {
+			flag, attached, hasValue := strings.Cut(args[i], "=")
+			if !flags[flag] || (hasValue && !strings.HasPrefix(flag, "--")) {
 				continue
 			}
 			u.Wrapper = Indirection
@@ -71,8 +73,13 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 				consumed[j] = true
 				j++
 			}
-			if j > i+1 {
-				nested = append(nested, w.nestedCommand(argWords[i+1:j], "run by "+prog+" "+args[i], sc))
+			origin := "run by " + prog + " " + flag
+			switch {
+			case hasValue: // --exec=rm -f: the command starts in the flag's own word (R11)
+				consumed[i] = true
+				nested = append(nested, w.payloadOf(nil, prog+" "+flag, sc, append([]string{attached}, args[i+1:j]...)...))
+			case j > i+1:
+				nested = append(nested, w.nestedCommand(argWords[i+1:j], origin, sc))
 			}
 			i = j
 		}
@@ -82,6 +89,34 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			break
 		}
 		u.Wrapper = Indirection
+		if prog == "env" {
+			// env -S 'cmd args' (or --split-string=…) runs the split string.
+			for i, a := range args {
+				if a == "-S" || a == "--split-string" {
+					if i+1 < len(args) {
+						consumed[i+1] = true
+						nested = append(nested, w.payloadOf(argWords[i+1:], "env -S", sc))
+					}
+					break
+				}
+				if v, ok := strings.CutPrefix(a, "--split-string="); ok {
+					consumed[i] = true
+					nested = append(nested, w.payloadOf(nil, "env -S", sc, append([]string{v}, args[i+1:]...)...))
+					break
+				}
+				if v, ok := strings.CutPrefix(a, "-S"); ok && v != "" && !strings.HasPrefix(a, "--") {
+					consumed[i] = true
+					nested = append(nested, w.payloadOf(nil, "env -S", sc, append([]string{v}, args[i+1:]...)...))
+					break
+				}
+			}
+			if len(nested) > 0 {
+				for k := range consumed {
+					consumed[k] = true
+				}
+				break
+			}
+		}
 		if prog == "flock" {
 			if i := indexOf(args, "-c", "--command"); i >= 0 && i+1 < len(args) {
 				consumed[i+1] = true
@@ -157,21 +192,28 @@ func (w *walker) nestedCommand(words []*syntax.Word, origin string, sc scope) fu
 // payloadOf returns the walk of an opaque payload: the words joined (eval
 // joins its arguments), parsed when they are literal. A payload built from
 // expansions cannot be known; the wrapper's floor is all that applies.
-func (w *walker) payloadOf(words []*syntax.Word, what string, sc scope) func() {
+// With no words, texts are the payload's literal parts (a flag's attached
+// value and what follows it), positioned at the unit.
+func (w *walker) payloadOf(words []*syntax.Word, what string, sc scope, texts ...string) func() {
+	at := w.unitPos
 	return func() {
-		if len(words) == 0 {
+		parts := texts
+		if len(words) > 0 {
+			at = w.pos(words[0].Pos())
+			parts = make([]string, len(words))
+			for i, word := range words {
+				t, lit := w.literal(word)
+				if !lit {
+					return
+				}
+				parts[i] = t
+			}
+		}
+		if len(parts) == 0 {
 			return // a bare eval runs nothing
 		}
-		parts := make([]string, len(words))
-		for i, word := range words {
-			t, lit := w.literal(word)
-			if !lit {
-				return
-			}
-			parts[i] = t
-		}
 		if in, ok := w.enter(sc, "inside "+what+" payload"); ok {
-			w.payload(strings.Join(parts, " "), w.pos(words[0].Pos()), in)
+			w.payload(strings.Join(parts, " "), at, in)
 		}
 	}
 }

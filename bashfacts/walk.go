@@ -23,6 +23,9 @@ type walker struct {
 	src string
 	at  *Pos
 	err error
+	// unitPos is where the simple command being walked starts; a payload
+	// taken from a flag's attached value is placed there.
+	unitPos Pos
 }
 
 var unknownDir = Dir{Unknown: true}

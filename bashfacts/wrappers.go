@@ -26,19 +26,22 @@ type indirection struct {
 }
 
 var indirections = map[string]indirection{
-	"sudo":          {valueShort: "ugpCDhrtTUR", valueLong: set("--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot")},
-	"doas":          {valueShort: "uC"},
-	"env":           {valueShort: "uCS", valueLong: set("--unset", "--chdir", "--split-string"), assignments: true},
-	"xargs":         {valueShort: "EeIiLlnPsdaR", valueLong: set("--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--arg-file", "--process-slot-var")},
-	"nohup":         {},
-	"timeout":       {valueShort: "sk", valueLong: set("--signal", "--kill-after"), operands: 1},
-	"nice":          {valueShort: "n", valueLong: set("--adjustment")},
-	"setsid":        {},
-	"stdbuf":        {valueShort: "ioe", valueLong: set("--input", "--output", "--error")},
-	"watch":         {valueShort: "ndq", valueLong: set("--interval", "--differences", "--equexit", "--chgexit")},
+	"sudo": {valueShort: "ugpCDhrtTUR", valueLong: set("--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot")},
+	"doas": {valueShort: "uC"},
+	// env -S STRING is the command itself, split: handled as a payload.
+	"env": {valueShort: "uC", valueLong: set("--unset", "--chdir"), assignments: true},
+	// -e, -i and -l take only an attached optional value (-eEOF, -i{}, -l5).
+	"xargs":   {valueShort: "EILnPsdaR", valueLong: set("--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--arg-file", "--process-slot-var")},
+	"nohup":   {},
+	"timeout": {valueShort: "sk", valueLong: set("--signal", "--kill-after"), operands: 1},
+	"nice":    {valueShort: "n", valueLong: set("--adjustment")},
+	"setsid":  {},
+	"stdbuf":  {valueShort: "ioe", valueLong: set("--input", "--output", "--error")},
+	// -d takes only an attached optional value (-d=permanent).
+	"watch":         {valueShort: "nq", valueLong: set("--interval", "--equexit")},
 	"flock":         {valueShort: "wEc", valueLong: set("--timeout", "--conflict-exit-code", "--command"), operands: 1},
-	"parallel":      {valueShort: "jSdIaEX", valueLong: set("--jobs", "--sshlogin", "--delimiter", "--arg-file", "--replace", "--colsep", "--timeout", "--retries", "--joblog", "--results", "--tmpdir", "--workdir"), until: ":::"},
-	"rust-parallel": {valueShort: "jdsr", valueLong: set("--jobs", "--input-file", "--regex", "--shell-path", "--timeout-seconds"), until: ":::"},
+	"parallel":      {valueShort: "jSdIaE", valueLong: set("--jobs", "--sshlogin", "--delimiter", "--arg-file", "--replace", "--colsep", "--timeout", "--retries", "--joblog", "--results", "--tmpdir", "--workdir"), until: ":::"},
+	"rust-parallel": {valueShort: "jdirt", valueLong: set("--jobs", "--discard-output", "--input-file", "--regex", "--shell-path", "--timeout-seconds"), until: ":::"},
 	"rush":          {valueShort: "jDrIcCeFtT", valueLong: set("--jobs", "--record-delimiter", "--records-per-job", "--field-delimiter", "--retry-times", "--retry-interval", "--timeout", "--succeed-cmd-file", "--immediate-output")},
 }
 
