@@ -97,7 +97,25 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.
 	return ast.NewObject(items...)
 }
 
-func item(key string, v *ast.Term) [2]*ast.Term { return ast.Item(ast.StringTerm(key), v) }
+func item(key string, v *ast.Term) [2]*ast.Term {
+	k, ok := keyTerms[key]
+	if !ok {
+		k = ast.StringTerm(key)
+	}
+	return ast.Item(k, v)
+}
+
+// keyTerms are the field names of matchers and rules, built once and shared
+// by every rule (ten thousand rules would otherwise carry fifty thousand
+// copies of the same few keys). Terms are never changed after this.
+var keyTerms = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{"pattern", "action", "pos", "reason", "baseline", "catch_all", "glob", "glob_bare",
+		"rules", "exact", "prefix", "prefix_lens", "suffix", "suffix_lens", "glob_lens"} {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
 
 func intsTerm(xs []int) *ast.Term {
 	ts := make([]*ast.Term, len(xs))
@@ -107,11 +125,13 @@ func intsTerm(xs []int) *ast.Term {
 	return ast.ArrayTerm(ts...)
 }
 
+var actionTerms = map[Action]*ast.Term{Allow: ast.StringTerm("allow"), Ask: ast.StringTerm("ask"), Deny: ast.StringTerm("deny"), ActionNone: ast.StringTerm("none")}
+
 // ruleItems are the fields of a rule as the library reads it.
 func ruleItems(r Rule) [][2]*ast.Term {
 	obj := [][2]*ast.Term{
 		item("pattern", ast.StringTerm(r.Pattern)),
-		item("action", ast.StringTerm(r.Action.String())),
+		item("action", actionTerms[r.Action]),
 		item("pos", ast.StringTerm(r.Pos.String())),
 	}
 	if r.Reason != "" {
