@@ -43,7 +43,7 @@ calls.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBench(cmd.Context(), p, args, a.stdout, a.stderr)
+			return runBench(cmd.Context(), p, args, a.stdin, a.stdout, a.stderr)
 		},
 	}
 	p.rules.bind(cmd)
@@ -52,7 +52,7 @@ calls.`,
 	return cmd
 }
 
-func runBench(ctx context.Context, p *benchParams, args []string, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, p *benchParams, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		p.rules.policy = args[0]
 	}
@@ -60,7 +60,7 @@ func runBench(ctx context.Context, p *benchParams, args []string, stdout, stderr
 	source := "the built-in workload"
 	if len(args) > 1 {
 		var err error
-		if calls, err = readCallsFile(args[1], nil); err != nil {
+		if calls, err = readCallsFile(args[1], stdin); err != nil {
 			return withCode(exitUsage, err)
 		}
 		source = args[1]
