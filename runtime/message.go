@@ -20,11 +20,11 @@ func message(d Decision, tool, agent string) string {
 	if agent != "" {
 		subject = fmt.Sprintf("agent '%s'", agent)
 	}
-	noun, ok := map[string]string{"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}[d.Surface]
+	noun, ok := messageNouns[d.Surface]
 	if !ok {
 		noun = "with"
 	}
-	verb := map[string]string{"deny": "is not permitted to run", "ask": "needs approval to run", "allow": "may run"}[d.Action]
+	verb := messageVerbs[d.Action]
 	var b strings.Builder
 	fmt.Fprintf(&b, "[regate] %s %s '%s' %s '%s'", subject, verb, tool, noun, d.Value)
 	if d.Origin != "" {
@@ -41,3 +41,9 @@ func message(d Decision, tool, agent string) string {
 	}
 	return b.String()
 }
+
+// The words of the message, as regate.lib.message has them (nouns, verbs).
+var (
+	messageNouns = map[string]string{"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}
+	messageVerbs = map[string]string{"deny": "is not permitted to run", "ask": "needs approval to run", "allow": "may run"}
+)
