@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/regate/regate/runtime"
 )
@@ -100,5 +99,3 @@ func summary(decision, matched string) string {
 	}
 	return fmt.Sprintf("%s [%s]", decision, matched)
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -97,7 +98,7 @@ func runPermission(ctx context.Context, pool *runtime.Pool, raw []byte) Result {
 	}
 	r.Got = summary(d.Action, matched)
 	r.Passed = d.Action == c.Expect.Decision && matched == c.Expect.Matched
-	if r.Passed && c.Expect.ReasonContains != "" && !contains(d.Message, c.Expect.ReasonContains) {
+	if r.Passed && c.Expect.ReasonContains != "" && !strings.Contains(d.Message, c.Expect.ReasonContains) {
 		r.Passed = false
 		r.Detail = fmt.Sprintf("message %q lacks %q", d.Message, c.Expect.ReasonContains)
 	}
