@@ -25,8 +25,8 @@ func TestModules() (map[string]string, error) {
 
 // FastModules returns the library for regate's embedded runtime: the same
 // modules, with each lib/X.rego that has a fast/X.rego twin replaced by it.
-// The twins delegate to Go builtins the runtime registers
-// (regate_match_best, regate_resolve).
+// The twin delegates to the Go builtin the runtime registers
+// (regate_decide).
 func FastModules() (map[string]string, error) {
 	mods, err := load(false)
 	if err != nil {

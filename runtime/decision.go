@@ -1,6 +1,10 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // Decision is the outcome of one call, as data.
 type Decision struct {
@@ -33,8 +37,11 @@ type Decision struct {
 	Floor string `json:"floor,omitempty"`
 }
 
-func decisionFrom(obj map[string]any) (Decision, error) {
-	str := func(k string) string { s, _ := obj[k].(string); return s }
+// decisionFrom reads the decision object regate.lib.permission.decision
+// produced; a missing or mistyped field reads as empty, and an action other
+// than allow, ask or deny is a fault.
+func decisionFrom(obj ast.Object) (Decision, error) {
+	str := func(k string) string { return getString(obj, k) }
 	d := Decision{
 		Action:  str("action"),
 		Matched: str("matched"),
@@ -48,7 +55,7 @@ func decisionFrom(obj map[string]any) (Decision, error) {
 		Message: str("message"),
 		Floor:   str("floor"),
 	}
-	d.Yolo, _ = obj["yolo"].(bool)
+	d.Yolo = getBool(obj, "yolo")
 	switch d.Action {
 	case "allow", "ask", "deny":
 		return d, nil

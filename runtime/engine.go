@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
@@ -121,7 +122,7 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	opts := []func(*rego.Rego){rego.Query(query)}
 	if !pure {
 		fs := newFastState()
-		opts = append(opts, matchBuiltin(fs), resolveBuiltin(fs))
+		opts = append(opts, decideBuiltin(fs))
 	}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {
@@ -171,7 +172,7 @@ func (e *Engine) DecideFacts(ctx context.Context, in *facts.Input) (Decision, er
 			return d, nil
 		}
 	}
-	obj, err := evalObject(ctx, e.query, inputValue(in, approvals))
+	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals))
 	if err != nil {
 		return Decision{}, err
 	}
@@ -199,6 +200,29 @@ func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any,
 	return evalObject(ctx, e.response, inputValue(facts.Build(call, e.env), approvals))
 }
 
+// evalTerm evaluates q and returns its one result as the AST object OPA
+// produced, sparing the conversion to Go maps.
+func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Object, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics))
+	if err != nil {
+		return nil, fmt.Errorf("runtime: evaluate: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, ErrNoDecision
+	}
+	obj, ok := rs[0].Expressions[0].Value.(ast.Object)
+	if !ok {
+		return nil, ErrNoDecision
+	}
+	return obj, nil
+}
+
+// noMetrics spares each evaluation the timers OPA would otherwise allocate
+// and nobody reads.
+var noMetrics = metrics.NoOp()
+
+func keepTerm(t *ast.Term, _ *rego.EvalContext) (any, error) { return t.Value, nil }
+
 func evalObject(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (map[string]any, error) {
 	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
@@ -217,50 +241,65 @@ func evalObject(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) 
 // inputValue builds the input document directly as an AST value, which
 // spares the evaluator a JSON round trip on every decision.
 func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
+	// Every string term of the document comes from one slice, which spares
+	// an allocation per term; the surface names are prebuilt.
+	n := 3
+	for _, c := range in.Checks {
+		n += 7
+		for _, f := range c.Forms {
+			n += len(f)
+		}
+	}
+	pool := make([]ast.Term, 0, n)
+	str := func(s string) *ast.Term {
+		if t, ok := terms[s]; ok {
+			return t
+		}
+		pool = append(pool, ast.Term{Value: ast.String(s)})
+		return &pool[len(pool)-1]
+	}
 	checks := make([]*ast.Term, len(in.Checks))
 	for i, c := range in.Checks {
 		forms := make([]*ast.Term, len(c.Forms))
 		for j, f := range c.Forms {
 			vals := make([]*ast.Term, len(f))
 			for k, v := range f {
-				vals[k] = ast.StringTerm(v)
+				vals[k] = str(v)
 			}
 			forms[j] = ast.ArrayTerm(vals...)
 		}
-		kv := [][2]*ast.Term{
-			ast.Item(ast.InternedTerm("surface"), ast.StringTerm(c.Surface)),
-			ast.Item(ast.InternedTerm("value"), ast.StringTerm(c.Value)),
-			ast.Item(ast.InternedTerm("forms"), ast.ArrayTerm(forms...)),
-		}
-		if c.Origin != "" {
-			kv = append(kv, ast.Item(ast.InternedTerm("origin"), ast.StringTerm(c.Origin)))
-		}
+		kv := make([][2]*ast.Term, 0, 6)
+		kv = append(kv,
+			ast.Item(term("surface"), str(c.Surface)),
+			ast.Item(term("value"), str(c.Value)),
+			ast.Item(term("forms"), ast.ArrayTerm(forms...)),
+		)
 		for _, f := range [...]struct{ key, value string }{
-			{"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
+			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
 		} {
 			if f.value != "" {
-				kv = append(kv, ast.Item(ast.InternedTerm(f.key), ast.StringTerm(f.value)))
+				kv = append(kv, ast.Item(term(f.key), str(f.value)))
 			}
 		}
 		if c.Unparseable {
-			kv = append(kv, ast.Item(ast.InternedTerm("unparseable"), ast.BooleanTerm(true)))
+			kv = append(kv, ast.Item(term("unparseable"), ast.InternedTerm(true)))
 		}
 		if c.Bare {
-			kv = append(kv, ast.Item(ast.InternedTerm("bare"), ast.BooleanTerm(true)))
+			kv = append(kv, ast.Item(term("bare"), ast.InternedTerm(true)))
 		}
 		checks[i] = ast.ObjectTerm(kv...)
 	}
 	kv := [][2]*ast.Term{
-		ast.Item(ast.InternedTerm("tool"), ast.StringTerm(in.Tool)),
-		ast.Item(ast.InternedTerm("unregistered"), ast.BooleanTerm(in.Unregistered)),
-		ast.Item(ast.InternedTerm("checks"), ast.ArrayTerm(checks...)),
-		ast.Item(ast.InternedTerm("session"), ast.ObjectTerm(ast.Item(ast.InternedTerm("approvals"), ast.NewTerm(approvals)))),
+		ast.Item(term("tool"), str(in.Tool)),
+		ast.Item(term("unregistered"), ast.InternedTerm(in.Unregistered)),
+		ast.Item(term("checks"), ast.ArrayTerm(checks...)),
+		ast.Item(term("session"), ast.ObjectTerm(ast.Item(term("approvals"), ast.NewTerm(approvals)))),
 	}
 	if in.Agent != "" {
-		kv = append(kv, ast.Item(ast.InternedTerm("agent"), ast.StringTerm(in.Agent)))
+		kv = append(kv, ast.Item(term("agent"), str(in.Agent)))
 	}
 	if in.Floor != "" {
-		kv = append(kv, ast.Item(ast.InternedTerm("floor"), ast.StringTerm(in.Floor)))
+		kv = append(kv, ast.Item(term("floor"), str(in.Floor)))
 	}
 	return ast.NewObject(kv...)
 }

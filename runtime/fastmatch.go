@@ -6,34 +6,14 @@ import (
 
 	"github.com/gobwas/glob"
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/types"
 )
 
-// matchBuiltin is regate_match_best, the Go twin of regate.lib.match.best:
-// the most specific rule of a compiled matcher that matches any of the
-// values, or undefined. It reads the same indexes the pure-Rego library
-// reads (exact, prefix, suffix and glob buckets probed once per distinct key
-// length) with the same string semantics (lengths and substrings in runes,
-// globs compiled by the same gobwas/glob as OPA's glob.match, without
-// delimiters). It is attached to the engine's own rego instance, never to
-// OPA's global registry.
-func matchBuiltin(fs *fastState) func(*rego.Rego) {
-	decl := &rego.Function{
-		Name: "regate_match_best",
-		Decl: types.NewFunction(types.Args(types.A, types.A), types.A),
-	}
-	return rego.Function2(decl, func(_ rego.BuiltinContext, mt, vt *ast.Term) (*ast.Term, error) {
-		values, ok := vt.Value.(*ast.Array)
-		if !ok {
-			return nil, nil
-		}
-		return bestRule(mt, values, fs)
-	})
-}
-
-// bestRule is the most specific rule of matcher mt matching one of values,
-// or nil (undefined) when none does or mt is not a matcher.
+// bestRule is regate.lib.match.best: the most specific rule of matcher mt
+// matching one of values, or nil (undefined) when none does or mt is not a
+// matcher. It reads the same indexes the pure-Rego library reads (exact,
+// prefix, suffix and glob buckets probed once per distinct key length) with
+// the same string semantics (lengths and substrings in runes, globs compiled
+// by the same gobwas/glob as OPA's glob.match, without delimiters).
 func bestRule(mt *ast.Term, values *ast.Array, fs *fastState) (*ast.Term, error) {
 	if mt == nil {
 		return nil, nil
@@ -78,6 +58,12 @@ var terms = func() map[string]*ast.Term {
 		"catch_all", "outcomes", "top", "rule", "layer", "i", "session", "agent", "policy", "agent_fallback",
 		"policy_fallback", "allow", "ask", "deny", "floor", "facts", "fallback", "-", "",
 		"<unresolved-path>", "<unparseable-bash-command>", "<opaque-bash-wrapper>", "<indirection-bash-wrapper>",
+		// the input document's keys and common values
+		"tool", "unregistered", "checks", "value", "origin", "at", "approvals", "hardguards", "surfaces",
+		"floors", "yolo", "matched", "hard-guard", "registry", "decisionFloor", "<unregistered-tool>",
+		"opaque", "indirection",
+		// the surfaces of the built-in tools
+		"bash", "path", "read", "write", "edit", "mcp", "skill", "task", "find", "grep", "ls", "glob", "list",
 	} {
 		m[k] = ast.StringTerm(k)
 	}

@@ -1,66 +1,15 @@
 package runtime
 
-import (
-	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/types"
-)
+import "github.com/open-policy-agent/opa/v1/ast"
 
-// resolveBuiltin is regate_resolve, the Go twin of regate.lib.checks.resolve
-// (rego/lib/checks.rego), which it follows step for step: the index of the
-// most restrictive outcome, and for each check
-// the first layer with a matching rule per spelling group (a bare name's
-// catch-all skipped), the most restrictive group, the error outcome, the
-// fallback (none for the path surface), and the wrapper and unparseable
-// floors. It exists because OPA spends microseconds per Rego expression and
-// a bash call has about ten checks; TestAgreement and
-// TestFastPathAgreesOnWorkload hold it to the Rego.
-func resolveBuiltin(fs *fastState) func(*rego.Rego) {
-	decl := &rego.Function{
-		Name: "regate_resolve",
-		Decl: types.NewFunction(types.Args(types.A, types.A), types.A),
-	}
-	return rego.Function2(decl, func(_ rego.BuiltinContext, ct, xt *ast.Term) (*ast.Term, error) {
-		checks, ok := ct.Value.(*ast.Array)
-		if !ok {
-			return nil, nil
-		}
-		ctx, ok := xt.Value.(ast.Object)
-		if !ok {
-			return nil, nil
-		}
-		r := resolver{fs: fs, agentFallback: get(ctx, "agent_fallback"), policyFallback: get(ctx, "policy_fallback")}
-		for k, name := range layerNames {
-			r.layers[k], _ = get(ctx, name).(ast.Object)
-		}
-		out := make([]*ast.Term, checks.Len())
-		top, topSev := -1, -1
-		for i := range out {
-			c, ok := checks.Elem(i).Value.(ast.Object)
-			if !ok {
-				return nil, nil
-			}
-			o, err := r.outcome(i, c)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = o
-			if obj, ok := o.Value.(ast.Object); ok {
-				if s := severity[getString(obj, "action")]; s > topSev { // the first on a tie
-					top, topSev = i, s
-				}
-			}
-		}
-		items := [][2]*ast.Term{item("outcomes", ast.ArrayTerm(out...))}
-		if top >= 0 {
-			items = append(items, item("top", ast.IntNumberTerm(top)))
-		}
-		return ast.ObjectTerm(items...), nil
-	})
-}
-
-var layerNames = [3]string{"session", "agent", "policy"}
-
+// resolver is the Go twin of regate.lib.checks (rego/lib/checks.rego),
+// which it follows step for step: for each check the first layer with a
+// matching rule per spelling group (a bare name's catch-all skipped), the
+// most restrictive group, the error outcome, the fallback (none for the path
+// surface), and the wrapper and unparseable floors. It exists because OPA
+// spends microseconds per Rego expression and a bash call has about ten
+// checks; TestAgreement and TestFastPathAgreesOnWorkload hold it to the
+// Rego.
 type resolver struct {
 	fs             *fastState
 	layers         [3]ast.Object
@@ -68,16 +17,26 @@ type resolver struct {
 	policyFallback ast.Value
 }
 
-// outcome is checks.outcome: unit_floor(layered(…)), or null.
-func (r *resolver) outcome(i int, c ast.Object) (*ast.Term, error) {
+// outcome is an outcome of regate.lib.checks and regate.lib.gate: the
+// action, the rule that decided (or a sentinel), its layer, the index of the
+// check, and what floors or yolo did to it.
+type outcome struct {
+	action string
+	rule   ast.Object
+	layer  string
+	i      int
+	fault  bool   // raised by a rule file that failed to load
+	floor  string // the floor that raised an allow, if any
+	yolo   bool
+}
+
+// outcome is checks.outcome: unit_floor(layered(…)); ok is false for null.
+func (r *resolver) outcome(i int, c ast.Object) (o outcome, ok bool, err error) {
 	action, rule, layer, err := r.layered(i, c)
-	if err != nil {
-		return nil, err
+	if err != nil || rule == nil {
+		return outcome{}, false, err
 	}
-	if rule == nil {
-		return ast.InternedNullTerm, nil
-	}
-	return unitFloor(i, c, action, rule, layer), nil
+	return unitFloor(i, c, action, rule, layer), true, nil
 }
 
 // layered is checks.layered: the most restrictive spelling group, the error
@@ -149,33 +108,26 @@ var builtinFallback = ast.NewObject(
 	item("pos", term("-")),
 )
 
+var layerNames = [3]string{"session", "agent", "policy"}
+
 var wrapperSentinels = map[string]string{"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
 
 // unitFloor is checks.unit_floor.
-func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string) *ast.Term {
+func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string) outcome {
 	if sentinel, ok := wrapperSentinels[getString(c, "wrapper")]; ok && action == "allow" && layer != "session" {
 		floored := rule.Copy()
 		floored.Insert(term("pattern"), term(sentinel))
-		return outcomeTerm(i, "ask", floored, "floor")
+		return outcome{action: "ask", rule: floored, layer: "floor", i: i}
 	}
 	if pos := get(rule, "pos"); pos != nil && getBool(c, "unparseable") && action != "deny" && layer != "session" {
 		// (A rule without pos makes the Rego branch undefined; so here.)
-		return outcomeTerm(i, "ask", ast.NewObject(
+		return outcome{action: "ask", rule: ast.NewObject(
 			item("pattern", term("<unparseable-bash-command>")),
 			item("pos", ast.NewTerm(pos)),
 			item("reason", ast.StringTerm(getString(c, "reason"))),
-		), "floor")
+		), layer: "floor", i: i}
 	}
-	return outcomeTerm(i, action, rule, layer)
-}
-
-func outcomeTerm(i int, action string, rule ast.Object, layer string) *ast.Term {
-	return ast.ObjectTerm(
-		item("action", term(action)),
-		item("rule", ast.NewTerm(rule)),
-		item("layer", term(layer)),
-		item("i", ast.IntNumberTerm(i)),
-	)
+	return outcome{action: action, rule: rule, layer: layer, i: i}
 }
 
 var severity = map[string]int{"allow": 0, "ask": 1, "deny": 2}

@@ -85,7 +85,7 @@ func readKnown(t *testing.T) map[string]bool {
 }
 
 // TestAgreement holds the runtime's Go fast paths to the Rego they stand in
-// for, on every permission case: the Go matcher (regate_match_best) against
+// for, on every permission case: the Go decision (regate_decide) against
 // the pure-Rego library stock OPA runs, whole decision for whole decision;
 // and the message Decide builds in Go against regate.lib.message.response.
 func TestAgreement(t *testing.T) {

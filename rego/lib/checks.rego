@@ -6,10 +6,9 @@
 #
 # An outcome is {"action", "rule", "layer", "i"}: the rule object that
 # decided (or a sentinel standing for one) and the index of the check; a
-# path check no rule matched is null. The embedded runtime answers resolve
-# with a Go builtin that follows this file (rego/fast/checks.rego); a test
-# holds the two to the same decisions on every conformance case and a
-# workload.
+# path check no rule matched is null. The embedded runtime's regate_decide
+# follows this file in Go (runtime/fastresolve.go); a test holds the two to
+# the same decisions on every conformance case and a workload.
 package regate.lib.checks
 
 import data.regate.lib.match
