@@ -55,6 +55,8 @@ const (
 	CodeFrontmatter      = "frontmatter_syntax"
 	CodeBashFallback     = "bash_inherits_allow"
 	CodeAutoReviewPair   = "autoreview_provider_model"
+	CodeInvalidGlob      = "invalid_glob"
+	CodeWidens           = "delegation_widens"
 )
 
 // Error is one positioned diagnostic. Code is a stable string from the

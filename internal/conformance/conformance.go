@@ -72,6 +72,8 @@ func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
 		switch h.Suite {
 		case "permission":
 			r = runPermission(ctx, pool, raw)
+		case "delegation":
+			r = runDelegation(ctx, raw)
 		default:
 			r = Result{Want: "a " + h.Suite + " outcome", Got: "nothing", Detail: fmt.Sprintf("suite %q is not implemented yet", h.Suite)}
 		}

@@ -1,0 +1,174 @@
+package delegation
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+)
+
+var matchCases = []struct {
+	pattern, name string
+	want          bool
+}{
+	{"read_*", "read_file", true},
+	{"read_*", "read_", true},
+	{"read_*", "rea", false},
+	{"*", "", true},
+	{"*", "a/b", true},
+	{"a*b", "a/x/b", true},
+	{"?", "é", true},
+	{"?", "ab", false},
+	{"Read_*", "read_x", false},
+	{"x_[0-9]", "x_5", true},
+	{"x_[0-9]", "x_a", false},
+	{"x_[!0-9]", "x_a", true},
+	{"x_[!0-9]", "x_5", false},
+	{"[]]", "]", true},
+	{"[!]]", "a", true},
+	{"a[", "a[", true},
+	{"a.b", "axb", false},
+	{"a+b", "a+b", true},
+	{"[a-]", "-", true},
+	{"a\\b", "a\\b", true},
+	{"[\\]", "\\", true},
+	{"line*", "line\nbreak", true},
+}
+
+func TestMatch(t *testing.T) {
+	for _, c := range matchCases {
+		if got := Match(c.pattern, c.name); got != c.want {
+			t.Errorf("Match(%q, %q) = %v; want %v", c.pattern, c.name, got, c.want)
+		}
+	}
+}
+
+func FuzzMatch(f *testing.F) {
+	for _, c := range matchCases {
+		f.Add(c.pattern, c.name)
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		if CheckGlob(pattern) != nil {
+			return
+		}
+		// A literal pattern matches itself; Within is sound against Match.
+		if !strings.ContainsAny(pattern, "*?[") && !Match(pattern, pattern) {
+			t.Fatalf("%q does not match itself", pattern)
+		}
+		if Within(name, pattern) && !strings.ContainsAny(name, "*?[") && !Match(pattern, name) {
+			t.Fatalf("Within(%q, %q) but the pattern does not match it", name, pattern)
+		}
+	})
+}
+
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		c, p string
+		want bool
+	}{
+		{"read_file", "read_*", true},
+		{"read_config_*", "read_*", true},
+		{"*_file", "read_*", false},
+		{"ba*", "*a*", false},           // two stars in the parent: not proven
+		{"read_[ab]*", "read_*", false}, // a class is never compared
+		{"read_a", "read_[ab]", false},
+		{"x_[0-9]", "x_[0-9]", true}, // the same string
+		{"x_[0-9]", "*", true},
+		{"*", "read_*", false},
+		{"ab", "a*b", true},
+		{"a*b", "ab*b", false},
+		{"aXb", "a*b", true},
+		{"ab*", "a*b", false},
+		{"a?", "a*", true},
+	} {
+		if got := Within(c.c, c.p); got != c.want {
+			t.Errorf("Within(%q, %q) = %v; want %v", c.c, c.p, got, c.want)
+		}
+	}
+}
+
+func TestParseRate(t *testing.T) {
+	for _, s := range []string{"010/hour", "+5/hour", "5/hours", "1/fortnight", "", "/hour", "5", " 5/hour", "9223372036854775808/day"} {
+		if _, err := ParseRate(s); err == nil {
+			t.Errorf("ParseRate(%q) succeeded", s)
+		}
+	}
+	r, err := ParseRate("0/hour")
+	if err != nil || r.Burst != 0 {
+		t.Errorf("ParseRate(0/hour) = %v, %v", r, err)
+	}
+	// 137438953472/second refills 1/86400 a second faster than
+	// 11874725579980799/day: only exact integers tell them apart.
+	a, _ := ParseRate("137438953472/second")
+	b, _ := ParseRate("11874725579980799/day")
+	if a.NoLooser(b) {
+		t.Error("137438953472/second is looser than 11874725579980799/day")
+	}
+	c, _ := ParseRate("1/hour")
+	d, _ := ParseRate("24/day")
+	if !c.NoLooser(d) || d.NoLooser(c) {
+		t.Error("1/hour is no looser than 24/day, and 24/day has the bigger burst")
+	}
+}
+
+func TestParseWindow(t *testing.T) {
+	for _, s := range []string{"00:00-24:00", "9:00-17:00", "09:60-10:00", "09:00 17:00", "09:00-17:00 "} {
+		if _, err := ParseWindow(s); err == nil {
+			t.Errorf("ParseWindow(%q) succeeded", s)
+		}
+	}
+	night, _ := ParseWindow("22:00-06:00")
+	inner, _ := ParseWindow("23:00-05:00")
+	if !inner.Inside(night) || night.Inside(inner) {
+		t.Error("23:00-05:00 is inside 22:00-06:00, not the other way round")
+	}
+	if !night.Contains(0) || night.Contains(12*60) || !night.Contains(6*60) {
+		t.Error("22:00-06:00 contains midnight and 06:00, not noon")
+	}
+}
+
+// TestEveryFieldIsCompared fails when a field is added to Policy without a
+// subset rule that compares it (SubsetProblems fails for it meanwhile).
+func TestEveryFieldIsCompared(t *testing.T) {
+	if len(uncomparedFields) > 0 {
+		t.Fatalf("no subset rule compares %v", uncomparedFields)
+	}
+}
+
+func TestDecodeErrorsArePositioned(t *testing.T) {
+	for _, c := range []struct {
+		src, code, at string
+	}{
+		{"{\n  \"allowed_tools\": \"read_*\"\n}", compiler.CodeWrongType, "p.jsonc:2:20"},
+		{"{\n  \"rate_limit_mode\": \"some\"\n}", compiler.CodeOutOfRange, "p.jsonc:2:22"},
+		{"{\n  \"denied_tools\": [\"[z-a]\"]\n}", compiler.CodeInvalidGlob, "p.jsonc:2:19"},
+		{"{\n  \"amplification_budget\": {\"max_calls\": 3}\n}", compiler.CodeUnknownKey, "p.jsonc:2:28"},
+		{"{\n  // comment\n  \"a\": \n}", compiler.CodeSyntax, "p.jsonc:4:1"},
+		{"[]", compiler.CodeWrongType, "p.jsonc:1:1"},
+	} {
+		_, err := Decode("p.jsonc", []byte(c.src))
+		var errs compiler.Errors
+		if !errors.As(err, &errs) || len(errs) == 0 {
+			t.Errorf("%q: err = %v; want compiler.Errors", c.src, err)
+			continue
+		}
+		if errs[0].Code != c.code || errs[0].Pos.String() != c.at {
+			t.Errorf("%q: got %s %s; want %s %s", c.src, errs[0].Pos, errs[0].Code, c.at, c.code)
+		}
+	}
+}
+
+func TestDecodeKeepsUnknownAndInvalidValues(t *testing.T) {
+	p, err := Decode("p.jsonc", []byte(`{"future_guard": {"on": true}, "rate_limits": {"*": "1/fortnight"}, /* c */ "stdio_mode": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(p.Unknown["future_guard"]) != `{"on":true}` || string(p.Opaque["stdio_mode"]) != `"x"` || p.RateLimits["*"] != "1/fortnight" {
+		t.Fatalf("decoded %+v", p)
+	}
+	ps := SubsetProblems(p, p)
+	if len(ps) != 3 { // the invalid rate, and the unknown field on each side
+		t.Fatalf("problems %v; want the invalid rate and future_guard twice", ps)
+	}
+}
