@@ -32,6 +32,8 @@ func runDelegation(ctx context.Context, raw []byte) Result {
 		err = runNarrow(c)
 	case "subset":
 		err = runSubset(c)
+	case "ceiling":
+		err = runCeiling(ctx, c)
 	default:
 		err = fmt.Errorf("op %q is not implemented yet", c.Op)
 	}

@@ -1,0 +1,200 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/regate/regate/compiler/delegation"
+	regolib "github.com/regate/regate/rego"
+)
+
+// CeilingQuery is the decision of the delegation ceiling.
+const CeilingQuery = "data.regate.lib.ceiling.decision"
+
+// Ceiling decides the calls of delegated runs against compiled delegation
+// policies (step 2.1, regate.lib.ceiling). It keeps the policies' rate
+// buckets and call ledgers in a CeilingState; each decision loads the state
+// of its chain, is decided in Rego, and charges the state only when the call
+// is allowed. Decisions on one Ceiling are serialized, so that concurrent
+// siblings never both spend a parent's last token.
+type Ceiling struct {
+	query rego.PreparedEvalQuery
+	mu    sync.Mutex
+	state CeilingState
+}
+
+// CeilingOption configures NewCeiling.
+type CeilingOption func(*Ceiling)
+
+// WithCeilingState keeps the buckets and ledgers in s instead of memory.
+func WithCeilingState(s CeilingState) CeilingOption { return func(c *Ceiling) { c.state = s } }
+
+// NewCeiling prepares the ceiling query over compiled delegation policies.
+func NewCeiling(ctx context.Context, out *delegation.Output, opts ...CeilingOption) (*Ceiling, error) {
+	lib, err := regolib.Modules()
+	if err != nil {
+		return nil, fmt.Errorf("runtime: load library: %w", err)
+	}
+	ropts := []func(*rego.Rego){rego.Query(CeilingQuery)}
+	paths := make([]string, 0, len(lib))
+	for p := range lib {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		ropts = append(ropts, rego.Module(p, lib[p]))
+	}
+	ropts = append(ropts, rego.Module(out.Module.Path, out.Module.Text))
+	store := inmem.NewFromObject(map[string]any{"regate": map[string]any{"delegation": out.Data}})
+	ropts = append(ropts, rego.Store(store))
+	q, err := rego.New(ropts...).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: prepare the ceiling: %w", err)
+	}
+	c := &Ceiling{query: q, state: NewMemoryCeilingState()}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// CeilingCall is one call of a delegated run.
+type CeilingCall struct {
+	// Chain names the delegation policies, outermost first, the child's
+	// own last. ToolPolicy names the tool's own policy (step 2), if any.
+	Chain      []string
+	ToolPolicy string
+	Tool       string
+	// Agent is the calling agent's id; "" is none.
+	Agent string
+	Roles []string
+	// Minute is the minute of the day (0-1439) time windows are read at;
+	// At is the seconds since the run began, which drives refills and
+	// max_wall_seconds.
+	Minute int
+	At     float64
+	// Session is the run the call belongs to: it keys the call ledgers.
+	Session string
+	// UntrustedPrior counts the tool's invocations after untrusted output;
+	// AuthorizedOnce is whether the child's own context holds an
+	// authorize-once grant for it.
+	UntrustedPrior int
+	AuthorizedOnce bool
+}
+
+// CeilingDecision is the ceiling's answer, as data.
+type CeilingDecision struct {
+	// Decision is allow, deny or escalate (before any approver answers).
+	Decision string `json:"decision"`
+	// Layer is delegation.Layer when a chain policy decided, "" when the
+	// call was allowed or the tool's own policy refused it.
+	Layer string `json:"layer,omitempty"`
+	// RefusedBy is delegation.RefusedBy for a ceiling refusal.
+	RefusedBy string `json:"refused_by,omitempty"`
+	// Violation names the failed check: agent_required, role_required,
+	// tool_denied, tool_not_allowed, time_restricted, rate_limited,
+	// reauth_required, budget_exceeded, no_approver (or unknown_policy,
+	// invalid_policy, no_decision when regate fails closed).
+	Violation string `json:"violation,omitempty"`
+	// Policy is the policy that refused or escalated.
+	Policy string `json:"policy,omitempty"`
+	// Approver is who an escalation goes to.
+	Approver string `json:"approver,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// ceilingResult is the Rego decision as it comes back.
+type ceilingResult struct {
+	CeilingDecision
+	Charges struct {
+		Buckets []struct {
+			Policy string  `json:"policy"`
+			Key    string  `json:"key"`
+			Tokens float64 `json:"tokens"`
+		} `json:"buckets"`
+		Ledgers []struct {
+			Policy      string `json:"policy"`
+			MaxSessions *int64 `json:"max_sessions"`
+		} `json:"ledgers"`
+	} `json:"charges"`
+}
+
+// Decide decides one call and, when it is allowed, charges its buckets and
+// ledgers. An error means no decision: the host must block the call.
+func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	names := append([]string(nil), call.Chain...)
+	if call.ToolPolicy != "" {
+		names = append(names, call.ToolPolicy)
+	}
+	state := map[string]any{}
+	for _, name := range names {
+		buckets := map[string]any{}
+		for k, b := range c.state.Buckets(name) {
+			buckets[k] = map[string]any{"tokens": b.Tokens, "at": b.At}
+		}
+		state[name] = map[string]any{"buckets": buckets, "calls": c.state.Calls(name, call.Session)}
+	}
+	in := map[string]any{
+		"chain":           orNone(call.Chain),
+		"tool":            call.Tool,
+		"agent":           nil,
+		"roles":           orNone(call.Roles),
+		"minute":          call.Minute,
+		"at":              call.At,
+		"untrusted_prior": call.UntrustedPrior,
+		"authorized_once": call.AuthorizedOnce,
+		"state":           state,
+	}
+	if call.Agent != "" {
+		in["agent"] = call.Agent
+	}
+	if call.ToolPolicy != "" {
+		in["tool_policy"] = call.ToolPolicy
+	}
+	rs, err := c.query.Eval(ctx, rego.EvalInput(in))
+	if err != nil {
+		return CeilingDecision{}, fmt.Errorf("runtime: evaluate the ceiling: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return CeilingDecision{}, ErrNoDecision
+	}
+	b, err := json.Marshal(rs[0].Expressions[0].Value)
+	if err != nil {
+		return CeilingDecision{}, err
+	}
+	var r ceilingResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling's decision: %w", err)
+	}
+	switch r.Decision {
+	case "allow":
+		for _, ch := range r.Charges.Buckets {
+			c.state.SetBucket(ch.Policy, ch.Key, Bucket{Tokens: ch.Tokens, At: call.At})
+		}
+		for _, l := range r.Charges.Ledgers {
+			var max int64
+			if l.MaxSessions != nil {
+				max = *l.MaxSessions
+			}
+			c.state.Count(l.Policy, call.Session, max)
+		}
+	case "deny", "escalate":
+	default:
+		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling returned decision %q", r.Decision)
+	}
+	return r.CeilingDecision, nil
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
