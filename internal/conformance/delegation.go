@@ -34,6 +34,8 @@ func runDelegation(ctx context.Context, raw []byte) Result {
 		err = runSubset(c)
 	case "ceiling":
 		err = runCeiling(ctx, c)
+	case "budget":
+		err = runBudget(ctx, c)
 	default:
 		err = fmt.Errorf("op %q is not implemented yet", c.Op)
 	}
