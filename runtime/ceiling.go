@@ -2,15 +2,13 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/regate/regate/compiler/delegation"
-	regolib "github.com/regate/regate/rego"
 )
 
 // CeilingQuery is the decision of the delegation ceiling.
@@ -24,6 +22,7 @@ const CeilingQuery = "data.regate.lib.ceiling.decision"
 // siblings never both spend a parent's last token.
 type Ceiling struct {
 	query rego.PreparedEvalQuery
+	store storage.Store
 	mu    sync.Mutex
 	state CeilingState
 }
@@ -36,31 +35,25 @@ func WithCeilingState(s CeilingState) CeilingOption { return func(c *Ceiling) { 
 
 // NewCeiling prepares the ceiling query over compiled delegation policies.
 func NewCeiling(ctx context.Context, out *delegation.Output, opts ...CeilingOption) (*Ceiling, error) {
-	lib, err := regolib.Modules()
-	if err != nil {
-		return nil, fmt.Errorf("runtime: load library: %w", err)
-	}
-	ropts := []func(*rego.Rego){rego.Query(CeilingQuery)}
-	paths := make([]string, 0, len(lib))
-	for p := range lib {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		ropts = append(ropts, rego.Module(p, lib[p]))
-	}
-	ropts = append(ropts, rego.Module(out.Module.Path, out.Module.Text))
 	store := inmem.NewFromObject(map[string]any{"regate": map[string]any{"delegation": out.Data}})
-	ropts = append(ropts, rego.Store(store))
-	q, err := rego.New(ropts...).PrepareForEval(ctx)
+	q, err := prepareLibrary(ctx, CeilingQuery, store, out.Module)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: prepare the ceiling: %w", err)
+		return nil, err
 	}
-	c := &Ceiling{query: q, state: NewMemoryCeilingState()}
+	c := &Ceiling{query: q, store: store, state: NewMemoryCeilingState()}
 	for _, o := range opts {
 		o(c)
 	}
 	return c, nil
+}
+
+// Update replaces the compiled policies the ceiling decides with (a parent
+// policy as it is now, a lease's frozen child), keeping the prepared query
+// and the state.
+func (c *Ceiling) Update(ctx context.Context, out *delegation.Output) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return storage.WriteOne(ctx, c.store, storage.ReplaceOp, storage.MustParsePath("/regate/delegation"), out.Data)
 }
 
 // CeilingCall is one call of a delegated run.
@@ -158,20 +151,9 @@ func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision
 	if call.ToolPolicy != "" {
 		in["tool_policy"] = call.ToolPolicy
 	}
-	rs, err := c.query.Eval(ctx, rego.EvalInput(in))
-	if err != nil {
-		return CeilingDecision{}, fmt.Errorf("runtime: evaluate the ceiling: %w", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return CeilingDecision{}, ErrNoDecision
-	}
-	b, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return CeilingDecision{}, err
-	}
 	var r ceilingResult
-	if err := json.Unmarshal(b, &r); err != nil {
-		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling's decision: %w", err)
+	if err := evalInto(ctx, c.query, in, &r); err != nil {
+		return CeilingDecision{}, err
 	}
 	switch r.Decision {
 	case "allow":

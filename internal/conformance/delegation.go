@@ -36,6 +36,8 @@ func runDelegation(ctx context.Context, raw []byte) Result {
 		err = runCeiling(ctx, c)
 	case "budget":
 		err = runBudget(ctx, c)
+	case "lease":
+		err = runLease(ctx, c)
 	default:
 		err = fmt.Errorf("op %q is not implemented yet", c.Op)
 	}
