@@ -169,10 +169,10 @@ type entryCase struct {
 
 func runEntry(ctx context.Context, c delegationCase) error {
 	var in struct {
-		Policies map[string]json.RawMessage   `json:"policies"`
+		Policies map[string]json.RawMessage    `json:"policies"`
 		Leases   map[string][]delegation.Lease `json:"leases"`
-		Caps     map[string]int               `json:"caps"`
-		Steps    []entryStep                  `json:"steps"`
+		Caps     map[string]int                `json:"caps"`
+		Steps    []entryStep                   `json:"steps"`
 	}
 	var want map[string]json.RawMessage
 	if err := decodeBoth(c, &in, &want); err != nil {
