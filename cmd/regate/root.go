@@ -10,13 +10,14 @@ import (
 
 // Exit codes, the same for every command.
 const (
-	exitOK       = 0
-	exitDeny     = 1 // decide --exit-code: a call was denied
-	exitBadRules = 2 // a rule file has errors (check), or cannot be read
-	exitAsk      = 3 // decide --exit-code: a call asks, none was denied
-	exitUsage    = 4 // bad flags or a bad call document
-	exitFault    = 5 // regate could not decide: the host must block
-	exitFailed   = 6 // conformance: some case failed
+	exitOK        = 0
+	exitDeny      = 1 // decide --exit-code: a call was denied
+	exitBadRules  = 2 // a rule file has errors (check), or cannot be read
+	exitAsk       = 3 // decide --exit-code: a call asks, none was denied
+	exitUsage     = 4 // bad flags or a bad call document
+	exitFault     = 5 // regate could not decide: the host must block
+	exitFailed    = 6 // conformance: some case failed
+	exitNotWithin = 7 // delegate: a request widens its parent, or a child is not proven within it
 )
 
 // exitError carries an exit code out of a command's RunE.
@@ -59,6 +60,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newCheckCmd(a),
 		newConformanceCmd(a),
 		newBenchCmd(a),
+		newDelegateCmd(a),
 	)
 	return root
 }

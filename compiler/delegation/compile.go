@@ -49,12 +49,14 @@ func Compile(policies map[string]*Policy) (*Output, error) {
 }
 
 func compilePolicy(name string, p *Policy) map[string]any {
-	var invalid []string
+	invalid := []string{}
+	for _, pr := range p.ValueProblems() {
+		invalid = append(invalid, pr.Msg)
+	}
 	windows := []any{}
 	for _, pattern := range sortedKeys(p.TimeRestrictions) {
 		w, err := ParseWindow(p.TimeRestrictions[pattern])
 		if err != nil {
-			invalid = append(invalid, fmt.Sprintf("time_restrictions[%q]: %v", pattern, err))
 			continue
 		}
 		ranges := []any{}
@@ -67,7 +69,6 @@ func compilePolicy(name string, p *Policy) map[string]any {
 	for _, pattern := range sortedKeys(p.RateLimits) {
 		r, err := ParseRate(p.RateLimits[pattern])
 		if err != nil {
-			invalid = append(invalid, fmt.Sprintf("rate_limits[%q]: %v", pattern, err))
 			continue
 		}
 		rates = append(rates, map[string]any{
@@ -81,7 +82,7 @@ func compilePolicy(name string, p *Policy) map[string]any {
 	}
 	return map[string]any{
 		"name":             name,
-		"invalid":          orEmpty(invalid),
+		"invalid":          invalid,
 		"open":             p.AdmitsEveryTool(),
 		"allowed":          regexes(p.AllowedTools),
 		"denied":           regexes(p.DeniedTools),

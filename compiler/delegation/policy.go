@@ -198,3 +198,24 @@ func orEmptyMap(m map[string]string) map[string]string {
 	}
 	return m
 }
+
+// ValueProblems lists the rates and windows that are not valid: kept as
+// written by Decode, a problem in SubsetProblems, and at the ceiling a
+// policy that refuses every call.
+func (p *Policy) ValueProblems() []Problem {
+	var ps problems
+	for _, pattern := range sortedKeys(p.TimeRestrictions) {
+		if _, err := ParseWindow(p.TimeRestrictions[pattern]); err != nil {
+			ps.add(p, "time_restrictions", pattern, "time_restrictions[%q]: %v", pattern, err)
+		}
+	}
+	for _, pattern := range sortedKeys(p.RateLimits) {
+		if _, err := ParseRate(p.RateLimits[pattern]); err != nil {
+			ps.add(p, "rate_limits", pattern, "rate_limits[%q]: %v", pattern, err)
+		}
+	}
+	return ps.list
+}
+
+// UnknownFields are the keys outside the spec's table, sorted.
+func (p *Policy) UnknownFields() []string { return sortedKeys(p.Unknown) }

@@ -74,6 +74,9 @@ func runNarrow(c delegationCase) error {
 	if err != nil {
 		return err
 	}
+	if len(in.Args) == 0 || string(in.Args) == "null" {
+		in.Args = json.RawMessage("{}") // no request
+	}
 	req, err := delegation.DecodeRequest(c.ID+"/args", in.Args)
 	if err != nil {
 		return err

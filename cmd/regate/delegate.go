@@ -1,0 +1,55 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/compiler/delegation"
+)
+
+func newDelegateCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "delegate",
+		Short: "narrow delegation policies, prove a child within its parent, check policy files",
+		Long: `delegate works on delegation policies (shared/spec/delegation.md): the policy a host gives a
+child agent, no wider than its parent's. narrow derives a child from a parent and a request,
+subset proves a child within a parent, and check validates policy files. Problems are printed
+with file:line:col; a widening request or an unproven subset exits 7.`,
+	}
+	cmd.AddCommand(newDelegateNarrowCmd(a), newDelegateSubsetCmd(a), newDelegateCheckCmd(a))
+	return cmd
+}
+
+// readPolicy decodes a delegation policy file; a file that cannot be read
+// or decoded is exit 2, with every error positioned.
+func readPolicy(path string) (*delegation.Policy, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, withCode(exitBadRules, err)
+	}
+	p, err := delegation.Decode(path, b)
+	if err != nil {
+		return nil, withCode(exitBadRules, err)
+	}
+	return p, nil
+}
+
+// printProblems prints problems in file order (those without a position
+// last, as found).
+func printProblems(w io.Writer, ps []delegation.Problem) {
+	ps = slices.Clone(ps)
+	slices.SortStableFunc(ps, func(a, b delegation.Problem) int {
+		if a.Pos.File == "" || b.Pos.File == "" {
+			return cmp.Compare(b.Pos.File, a.Pos.File) // positioned first
+		}
+		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	for _, p := range ps {
+		fmt.Fprintln(w, p)
+	}
+}
