@@ -168,7 +168,55 @@ func TestDecodeKeepsUnknownAndInvalidValues(t *testing.T) {
 		t.Fatalf("decoded %+v", p)
 	}
 	ps := SubsetProblems(p, p)
-	if len(ps) != 3 { // the invalid rate, and the unknown field on each side
-		t.Fatalf("problems %v; want the invalid rate and future_guard twice", ps)
+	if len(ps) != 4 { // the invalid rate and the unknown field, on each side
+		t.Fatalf("problems %v; want the invalid rate and future_guard, twice each", ps)
 	}
+}
+
+// FuzzDecode feeds the policy decoder arbitrary documents: it never panics,
+// and a policy it accepts (with no unknown field or invalid value) is within
+// itself and within it stays whatever Narrow is asked, when Narrow accepts.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{}`,
+		`{"allowed_tools": ["read_*", "x_[0-9]"], "denied_tools": ["rm_*"], "rate_limits": {"*": "10/hour", "read_?": "2/minute"}}`,
+		`{"time_restrictions": {"deploy_*": "22:00-06:00"}, "escalate_tools": {"wire_*": "r"}, "approver": "a", "standing_grants": ["wire_s"]}`,
+		`{"amplification_budget": {"baseline_calls_per_run": 2, "max_amplification_ratio": 1.5, "max_sessions": 3, "action": "warn"}}`,
+		`{"allowed_roles": ["ops"], "require_agent_id": true, "reauth_on_untrusted_reinvocation": true, "untrusted_reinvocation_threshold": 2}`,
+		`{"allowed_tools": [], "default_deny": true, "stdio_mode": {"a": [1, 2]}} // c`,
+		`{"rate_limits": {"*": "010/hour"}, "future": 1}`,
+		`[`, `{"allowed_tools": [1]}`, "{\"a\": \"\xff\"}",
+	} {
+		f.Add([]byte(s), []byte(`{"allowed_tools": ["read_*", "search"], "rate_limits": {"*": "5/hour"}}`))
+	}
+	f.Fuzz(func(t *testing.T, src, request []byte) {
+		p, err := Decode("p.jsonc", src)
+		if err != nil {
+			var errs compiler.Errors
+			if !errors.As(err, &errs) || len(errs) == 0 || errs[0].Pos.Line < 1 {
+				t.Fatalf("an error without a position: %v", err)
+			}
+			return
+		}
+		if len(p.Unknown) > 0 || len(p.ValueProblems()) > 0 {
+			if p.IsSubsetOf(p) {
+				t.Fatal("a policy with an unknown field or an invalid value is proven within itself")
+			}
+			return
+		}
+		if ps := SubsetProblems(p, p); len(ps) > 0 {
+			t.Fatalf("not within itself: %v", ps)
+		}
+		req, err := DecodeRequest("r.jsonc", request)
+		if err != nil {
+			return
+		}
+		n, err := p.Narrow(req)
+		if err != nil {
+			return
+		}
+		if ps := SubsetProblems(n, p); len(ps) > 0 {
+			t.Fatalf("Narrow(%s) is not within %s: %v", request, src, ps)
+		}
+	})
 }

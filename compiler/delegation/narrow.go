@@ -22,6 +22,12 @@ type Request struct {
 func (p *Policy) Narrow(r Request) (*Policy, error) {
 	n := p.Clone()
 	var ps problems
+	// An invalid value is never read leniently: a parent holding one cannot
+	// be narrowed into a child that is proven within it.
+	for _, pr := range p.ValueProblems() {
+		pr.Msg = "the parent's " + pr.Msg
+		ps.list = append(ps.list, pr)
+	}
 	if r.AllowedTools != nil {
 		n.AllowedTools = intersect(p, r.AllowedTools)
 		if len(n.AllowedTools) == 0 {
@@ -89,7 +95,8 @@ func dedupe(s []string) []string {
 
 // narrowRate checks one requested limit: no looser than p's limit for the
 // same pattern, or, for a pattern p lacks, than every limit p has (the
-// shape check does not prove two patterns disjoint).
+// shape check does not prove two patterns disjoint). p's invalid rates are
+// reported apart.
 func narrowRate(ps *problems, p *Policy, pattern, rate string) {
 	r, err := ParseRate(rate)
 	if err != nil {
@@ -97,24 +104,15 @@ func narrowRate(ps *problems, p *Policy, pattern, rate string) {
 		return
 	}
 	if own, ok := p.RateLimits[pattern]; ok {
-		checkRate(ps, nil, pattern, r, pattern, own)
+		if pr, err := ParseRate(own); err == nil {
+			noLooserRate(ps, nil, pattern, r, pattern, pr)
+		}
 		return
 	}
 	for _, pp := range sortedKeys(p.RateLimits) {
-		checkRate(ps, nil, pattern, r, pp, p.RateLimits[pp])
-	}
-}
-
-// checkRate adds a problem when rate r (for pattern) is looser than the
-// parent's rate for parentPattern, or the parent's rate is invalid.
-func checkRate(ps *problems, at *Policy, pattern string, r Rate, parentPattern, parentRate string) {
-	pr, err := ParseRate(parentRate)
-	if err != nil {
-		ps.add(at, "rate_limits", parentPattern, "rate_limits[%q]: the parent's %v", parentPattern, err)
-		return
-	}
-	if !r.NoLooser(pr) {
-		ps.add(at, "rate_limits", pattern, "rate_limits[%q]: %s is looser than the parent's %s for %q", pattern, r, pr, parentPattern)
+		if pr, err := ParseRate(p.RateLimits[pp]); err == nil {
+			noLooserRate(ps, nil, pattern, r, pp, pr)
+		}
 	}
 }
 

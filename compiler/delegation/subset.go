@@ -135,26 +135,48 @@ func windowsWithin(ps *problems, c, p *Policy) {
 }
 
 // ratesWithin: every parent pattern kept no looser; a pattern the child
-// adds no looser than any of the parent's.
+// adds no looser than any of the parent's. An invalid rate on either side
+// is a problem quoting it, and is compared with nothing.
 func ratesWithin(ps *problems, c, p *Policy) {
-	for _, pattern := range sortedKeys(c.RateLimits) {
-		r, err := ParseRate(c.RateLimits[pattern])
-		if err != nil {
-			ps.add(c, "rate_limits", pattern, "rate_limits[%q]: %v", pattern, err)
+	parent := validRates(ps, p, "the parent's ")
+	child := validRates(ps, c, "")
+	for _, pattern := range sortedKeys(child) {
+		r := child[pattern]
+		if own, ok := parent[pattern]; ok {
+			noLooserRate(ps, c, pattern, r, pattern, own)
 			continue
 		}
-		if own, ok := p.RateLimits[pattern]; ok {
-			checkRate(ps, c, pattern, r, pattern, own)
-			continue
+		if hasKey(p.RateLimits, pattern) {
+			continue // the parent's is invalid, and reported
 		}
-		for _, pp := range sortedKeys(p.RateLimits) {
-			checkRate(ps, c, pattern, r, pp, p.RateLimits[pp])
+		for _, pp := range sortedKeys(parent) {
+			noLooserRate(ps, c, pattern, r, pp, parent[pp])
 		}
 	}
 	for _, pattern := range sortedKeys(p.RateLimits) {
 		if !hasKey(c.RateLimits, pattern) {
 			ps.add(c, "rate_limits", pattern, "rate_limits: the parent's limit for %q is dropped", pattern)
 		}
+	}
+}
+
+// validRates parses a policy's rates, reporting each invalid one.
+func validRates(ps *problems, p *Policy, whose string) map[string]Rate {
+	out := map[string]Rate{}
+	for _, pattern := range sortedKeys(p.RateLimits) {
+		r, err := ParseRate(p.RateLimits[pattern])
+		if err != nil {
+			ps.add(p, "rate_limits", pattern, "rate_limits[%q]: %s%v", pattern, whose, err)
+			continue
+		}
+		out[pattern] = r
+	}
+	return out
+}
+
+func noLooserRate(ps *problems, at *Policy, pattern string, r Rate, parentPattern string, pr Rate) {
+	if !r.NoLooser(pr) {
+		ps.add(at, "rate_limits", pattern, "rate_limits[%q]: %s is looser than the parent's %s for %q", pattern, r, pr, parentPattern)
 	}
 }
 
