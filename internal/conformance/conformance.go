@@ -74,6 +74,8 @@ func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
 			r = runPermission(ctx, pool, raw)
 		case "delegation":
 			r = runDelegation(ctx, raw)
+		case "profile":
+			r = runProfile(ctx, raw)
 		default:
 			r = Result{Want: "a " + h.Suite + " outcome", Got: "nothing", Detail: fmt.Sprintf("suite %q is not implemented yet", h.Suite)}
 		}

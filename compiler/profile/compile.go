@@ -1,0 +1,180 @@
+package profile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/format"
+	"github.com/regate/regate/compiler"
+)
+
+// Input is what the host knows of the profile rule set: the two config
+// files (nil: no file), its trust decision for the project, and the
+// profiles/<id>.md bodies of each scope, by id.
+type Input struct {
+	Global, Project *compiler.Source
+	ProjectTrusted  bool
+	Profiles        map[string]map[string]string // scope → id → body
+}
+
+// Output is the compiled rule set: the data the Rego resolution reads at
+// data.regate.profile, a small generated module naming its sources, the
+// bodies of the usable profiles by reference (composition is Go's), and
+// every diagnostic, positioned.
+type Output struct {
+	Module      compiler.Module
+	Data        map[string]any
+	Bodies      map[string]string
+	Diagnostics compiler.Errors
+}
+
+// Compile decodes and normalizes the profile rule set. An untrusted
+// project is never read: neither its config nor its profiles. A config
+// file that cannot be used contributes nothing, reported; it is never an
+// error, since the host then keeps its own prompt.
+func Compile(in Input) (*Output, error) {
+	out := &Output{Bodies: map[string]string{}}
+	configs := map[string]*scopeConfig{}
+	configs[Global] = decodeConfig(Global, sourceName(in.Global, "global/config.json"), sourceData(in.Global), &out.Diagnostics)
+	if in.ProjectTrusted {
+		configs[Project] = decodeConfig(Project, sourceName(in.Project, "project/config.json"), sourceData(in.Project), &out.Diagnostics)
+	}
+	for _, scope := range []string{Global, Project} {
+		c := configs[scope]
+		if c == nil || (scope == Project && !c.active) {
+			continue // an inactive project's profiles are unreachable
+		}
+		for ref, body := range readBodies(scope, in.Profiles[scope], &out.Diagnostics) {
+			out.Bodies[ref] = body
+		}
+	}
+	profiles := map[string]any{}
+	for _, ref := range sortedKeys(out.Bodies) {
+		e := expand(ref, out.Bodies, configs)
+		if !e.Valid {
+			out.Diagnostics = append(out.Diagnostics, &compiler.Error{
+				Pos: compiler.Pos{File: strings.Replace(ref, ":", "/profiles/", 1) + ".md", Line: 1, Col: 1}, Code: e.Problem,
+				Msg: fmt.Sprintf("profile %s is invalid (%s) and is treated as missing", ref, e.Problem), Severity: compiler.SeverityError,
+			})
+		}
+		profiles[ref] = e
+	}
+	scopes := map[string]any{}
+	for scope, c := range configs {
+		if c.active {
+			scopes[scope] = scopeData(c)
+		}
+	}
+	data, err := jsonValue(map[string]any{"scopes": scopes, "profiles": profiles})
+	if err != nil {
+		return nil, err
+	}
+	out.Data = data
+	out.Diagnostics.Sort()
+	if out.Module, err = emitModule(in); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func sourceName(s *compiler.Source, def string) string {
+	if s == nil || s.Name == "" {
+		return def
+	}
+	return s.Name
+}
+
+func sourceData(s *compiler.Source) []byte {
+	if s == nil {
+		return nil
+	}
+	if s.Data == nil {
+		return []byte{}
+	}
+	return s.Data
+}
+
+// scopeData is one scope's config for the Rego resolution: selection,
+// default, bindings with each rule's patterns as anchored regular
+// expressions and its specificity, inheritGlobalBindings and subagents.
+func scopeData(c *scopeConfig) map[string]any {
+	bindings := []any{}
+	for _, b := range c.bindings {
+		rules := []any{}
+		for _, r := range b.Rules {
+			rules = append(rules, map[string]any{
+				"provider": r.Provider, "model": r.Model,
+				"provider_re": starRegex(r.Provider), "model_re": starRegex(r.Model), "specificity": r.Specificity(),
+			})
+		}
+		bindings = append(bindings, map[string]any{"id": b.ID, "ref": b.Ref, "priority": b.Priority, "rules": rules})
+	}
+	var def, subagents any
+	if c.def != "" {
+		def = c.def
+	}
+	if c.subagents != "" {
+		subagents = c.subagents
+	}
+	return map[string]any{
+		"selection": c.selection, "default": def, "bindings": bindings, "inherit": c.inherit, "subagents": subagents,
+	}
+}
+
+// starRegex is the anchored regular expression of a binding pattern: "*"
+// matches any run of characters, "/" included; everything else is literal.
+func starRegex(pattern string) string {
+	parts := strings.Split(pattern, "*")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return `(?s)\A` + strings.Join(parts, ".*") + `\z`
+}
+
+func jsonValue(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out map[string]any
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// emitModule renders regate.gen.profile: the config files compiled, whose
+// rules are data at data.regate.profile.
+func emitModule(in Input) (compiler.Module, error) {
+	const path = "regate/gen/profile.rego"
+	sources := []string{sourceName(in.Global, "global/config.json")}
+	if in.ProjectTrusted {
+		sources = append(sources, sourceName(in.Project, "project/config.json"))
+	}
+	quoted, err := json.Marshal(sources)
+	if err != nil {
+		return compiler.Module{}, err
+	}
+	src := compiler.Header + "\n#\n# The compiled profile bindings are data, at data.regate.profile.\n\n" +
+		"package regate.gen.profile\n\n# sources are the config files compiled.\nsources := " + string(quoted) + "\n"
+	out, err := format.Source(path, []byte(src))
+	if err != nil {
+		return compiler.Module{}, fmt.Errorf("profile: format %s: %w", path, err)
+	}
+	return compiler.Module{Path: path, Text: string(out)}, nil
+}

@@ -1,0 +1,15 @@
+// Package profile is regate's profile-binding rule set
+// (shared/spec/profile-resolution.md): which prompt profile applies to a
+// model. Compile decodes the global and project config.json files and the
+// profiles/<id>.md bodies, with positioned diagnostics under the upstream
+// codes (config-parse, config-version, binding-conflict, ...), drops
+// invalid parts exactly as the readings say (never widening a rule), and
+// turns the rest into the data the Rego resolution (regate.lib.profile)
+// reads: bindings with their priority and the specificity of each rule
+// precomputed, and every profile expanded through its bases into layers or
+// marked invalid.
+//
+// Compose is the composition of the managed block: the begin marker, the
+// control statement, the layers most specific first and the end marker,
+// prepended exactly once to the host's prompt.
+package profile
