@@ -61,6 +61,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newConformanceCmd(a),
 		newBenchCmd(a),
 		newDelegateCmd(a),
+		newProfileCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,108 @@
+package profile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+)
+
+func TestConfigDiagnostics(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // "code@line:col"
+	}{
+		{"not json", `{"version": 1,`, []string{"config-parse@1:15"}},
+		{"comment", "{\"version\": 1 // no\n}", []string{"config-parse@1:1"}},
+		{"array root", `[]`, []string{"config-shape@1:1"}},
+		{"no version", `{"bindings": []}`, []string{"config-version@1:1"}},
+		{"version 2", `{"version": 2}`, []string{"config-version@1:13"}},
+		{"bad parts", "{\"version\": 1,\n \"selection\": {\"mode\": \"sometimes\"},\n \"defaultProfile\": \"../x\",\n \"color\": \"red\"}",
+			[]string{"config-selection@2:15", "config-default@3:20", "config-unknown@4:11"}},
+		{"bindings", "{\"version\": 1, \"bindings\": [\n" +
+			" {\"id\": \"../x\", \"profile\": \"a\"},\n" +
+			" {\"profile\": \"/etc/passwd\"},\n" +
+			" {\"profile\": \"a\", \"provider\": \"\"},\n" +
+			" {\"profile\": \"a\", \"priority\": \"9\"},\n" +
+			" {\"profile\": \"a\", \"match\": []}]}",
+			[]string{"config-binding-id@2:9", "config-binding-profile@3:14", "config-binding-match@4:31", "config-binding-priority@5:31", "config-binding-match@6:28"}},
+		{"inherit in global", `{"version": 1, "inheritGlobalBindings": false}`, []string{"config-inherit@1:41"}},
+		{"subagents", `{"version": 1, "subagents": "sometimes"}`, []string{"config-subagents@1:29"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Compile(Input{Global: &compiler.Source{Name: "g.json", Data: []byte(c.src)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range out.Diagnostics {
+				got = append(got, d.Code+"@"+strings.TrimPrefix(d.Pos.String(), "g.json:"))
+			}
+			if strings.Join(got, " ") != strings.Join(c.want, " ") {
+				t.Errorf("diagnostics %v; want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestRuleSpecificity(t *testing.T) {
+	for _, c := range []struct {
+		r    Rule
+		want int
+	}{
+		{Rule{"anthropic", "claude-x"}, 3},
+		{Rule{"*", "claude-x"}, 2},
+		{Rule{"anthropic", "claude-*"}, 1},
+		{Rule{"*", "*"}, 0},
+		{Rule{"anth*", "*sonnet*"}, 0},
+	} {
+		if got := c.r.Specificity(); got != c.want {
+			t.Errorf("%+v: %d; want %d", c.r, got, c.want)
+		}
+	}
+}
+
+var composeSeeds = []struct{ prompt, body string }{
+	{"NATIVE PROMPT", "Be brief."},
+	{"", "Be brief."},
+	{"\nleading newline", "x"},
+	{BeginMarker + "\nstale\n" + EndMarker + "\n\nNATIVE", "new"},
+	{BeginMarker + "\nno end", "x"},
+	{"INTRO\n" + BeginMarker + "\nquoted\n" + EndMarker, "x"},
+	{BeginMarker + EndMarker + BeginMarker + "\n" + EndMarker + "\n\n\n\nrest", "y"},
+	{"body ends with newline", "text\n"},
+}
+
+// TestComposeTwiceIsComposeOnce is the property the spec asks of
+// composition, on the seeds; FuzzCompose runs it on any prompt.
+func TestComposeTwiceIsComposeOnce(t *testing.T) {
+	for _, s := range composeSeeds {
+		composeProperty(t, s.prompt, s.body)
+	}
+}
+
+func FuzzCompose(f *testing.F) {
+	for _, s := range composeSeeds {
+		f.Add(s.prompt, s.body)
+	}
+	f.Fuzz(func(t *testing.T, prompt, body string) {
+		if strings.Contains(body, BeginMarker) || strings.Contains(body, EndMarker) {
+			t.Skip() // such a body is refused (profile-marker)
+		}
+		composeProperty(t, prompt, body)
+	})
+}
+
+func composeProperty(t *testing.T, prompt, body string) {
+	t.Helper()
+	once := Compose(prompt, []string{body, "base"})
+	if twice := Compose(once, []string{body, "base"}); twice != once {
+		t.Fatalf("composing %q twice:\n%q\nonce:\n%q", prompt, twice, once)
+	}
+	if !strings.HasPrefix(once, BeginMarker+"\n"+Control+"\n\n"+body+"\n\nbase\n"+EndMarker) {
+		t.Fatalf("composed %q does not open with the block", once)
+	}
+	if rest := StripBlocks(once); rest != StripBlocks(prompt) {
+		t.Fatalf("the prompt after the block is %q; want %q", rest, StripBlocks(prompt))
+	}
+}
