@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
 )
 
@@ -58,19 +57,13 @@ type DataFile struct {
 // (sorted keys, tab-indented), so that a folder of modules and data files is
 // a complete policy for opa eval, opa test and bundles.
 func (o *Output) DataFiles() ([]DataFile, error) {
-	gen, _ := o.Data["regate"].(map[string]any)["rules"].(map[string]any)
+	plain, err := o.plainData()
+	if err != nil {
+		return nil, err
+	}
 	var files []DataFile
 	for _, name := range []string{"agents", "hardguards", "policy"} {
-		// The matchers are AST values: back to plain JSON values first.
-		v, err := ast.InterfaceToValue(gen[name])
-		if err != nil {
-			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
-		}
-		plain, err := ast.JSON(v)
-		if err != nil {
-			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
-		}
-		text, err := renderValue(plain)
+		text, err := renderValue(plain[name])
 		if err != nil {
 			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)
 		}

@@ -155,6 +155,21 @@ func (e *Engine) Facts(call facts.Call) *facts.Input {
 	return facts.Build(call, e.env)
 }
 
+// Input returns the input document of a call as plain JSON values: what a
+// host that asks a stock OPA server (running regate's bundle) sends to its
+// Data API, POST /v1/data/regate/lib/permission/decision {"input": …}. Bash
+// decomposition and path resolution happen here, in Go, so the server
+// needs nothing but the document.
+func (e *Engine) Input(call facts.Call) (map[string]any, error) {
+	approvals, _ := e.session.current()
+	v, err := ast.JSON(inputValue(facts.Build(call, e.env), approvals))
+	if err != nil {
+		return nil, fmt.Errorf("runtime: input document: %w", err)
+	}
+	doc, _ := v.(map[string]any)
+	return doc, nil
+}
+
 // Decide decides one call. The decision is data; an error means regate could
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {

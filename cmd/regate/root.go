@@ -62,6 +62,8 @@ func newRootCmd(a *app) *cobra.Command {
 		newBenchCmd(a),
 		newDelegateCmd(a),
 		newProfileCmd(a),
+		newFactsCmd(a),
+		newBundleCmd(a),
 	)
 	return root
 }

@@ -1,0 +1,171 @@
+package conformance_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/bundle"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/stockopa"
+	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/policies"
+	regolib "github.com/regate/regate/rego"
+	"github.com/regate/regate/runtime"
+)
+
+// decisionFields are what a stock server's decision and the embedded
+// runtime's must agree on (the message is built in Go, and checked against
+// regate.lib.message by TestAgreement).
+func decisionFields(d runtime.Decision) map[string]any {
+	return map[string]any{
+		"action": d.Action, "matched": d.Matched, "layer": d.Layer, "surface": d.Surface, "value": d.Value,
+		"origin": d.Origin, "at": d.At, "pos": d.Pos, "reason": d.Reason, "floor": d.Floor, "yolo": d.Yolo,
+	}
+}
+
+func sameDecision(t *testing.T, id string, got any, want runtime.Decision) bool {
+	t.Helper()
+	w := decisionFields(want)
+	g, _ := got.(map[string]any)
+	for k, v := range w {
+		if g[k] != v {
+			gb, _ := json.Marshal(got)
+			t.Errorf("%s: stock OPA decided %s; the embedded runtime %s=%v", id, gb, k, v)
+			return false
+		}
+	}
+	return true
+}
+
+// TestStockOPAAgrees sends the input document of every permission case to
+// an unmodified opa server, built from the pinned module, that holds the
+// library, the case's generated modules and its compiled rules, and
+// requires the embedded runtime's decision.
+func TestStockOPAAgrees(t *testing.T) {
+	srv := stockopa.Start(t)
+	lib, err := regolib.Modules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Policy API compiles each module as it arrives, so one that
+	// imports another must come after it: put what compiles until all do.
+	for pending := lib; len(pending) > 0; {
+		failed := map[string]string{}
+		var lastErr error
+		for path, text := range pending {
+			if err := srv.PutPolicy(path, text); err != nil {
+				failed[path], lastErr = text, err
+			}
+		}
+		if len(failed) == len(pending) {
+			t.Fatal(lastErr)
+		}
+		pending = failed
+	}
+	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pool := runtime.NewPool()
+	loaded := map[string]string{}
+	agreed := 0
+	for _, c := range cases {
+		eng, call, err := c.Engine(ctx, pool)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		s := c.Setup()
+		out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		for _, m := range out.Modules {
+			if loaded[m.Path] != m.Text {
+				if err := srv.PutPolicy(m.Path, m.Text); err != nil {
+					t.Fatalf("%s: %v", c.ID, err)
+				}
+				loaded[m.Path] = m.Text
+			}
+		}
+		b, err := out.Bundle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := srv.PutData("regate/rules", b.Data["regate"].(map[string]any)["rules"]); err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		doc, err := eng.Input(call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		got, err := srv.Query("regate/lib/permission/decision", doc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		want, err := eng.Decide(ctx, call)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if sameDecision(t, c.ID, got, want) {
+			agreed++
+		}
+	}
+	t.Logf("stock OPA agreed with the embedded runtime on %d of %d permission cases", agreed, len(cases))
+}
+
+// TestStockOPALoadsTheBundle writes the bundle of the bundled default
+// policy, serves it with an unmodified opa server, and requires the
+// embedded runtime's decision for the workload's calls.
+func TestStockOPALoadsTheBundle(t *testing.T) {
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policies/default.jsonc", Data: policies.Default()}},
+		compiler.WithHome("/home/u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := out.Bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "regate.tar.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bundle.NewWriter(f).Write(*b); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv := stockopa.Start(t, "--bundle", path)
+	ctx := context.Background()
+	eng, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := workload.Calls(workload.Seed, 300)
+	for i, call := range calls {
+		doc, err := eng.Input(call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := srv.Query("regate/lib/permission/decision", doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := eng.Decide(ctx, call)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(call)
+		sameDecision(t, fmt.Sprintf("call %d %s", i, b), got, want)
+	}
+}
