@@ -44,6 +44,9 @@ type Output struct {
 	// Knobs are the runtime settings of the policy (defaults when the policy
 	// failed to load).
 	Knobs Knobs
+	// Examples are the policy's inline examples: calls and the decisions
+	// they must get.
+	Examples []Example
 	// Hash identifies the compiled policy: equal hashes, equal decisions.
 	Hash string
 	// Home is the home directory patterns were expanded against.
@@ -159,6 +162,7 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 	}
 	out.Diagnostics = append(out.Diagnostics, d.list...)
 	out.Knobs = pol.Knobs
+	out.Examples = pol.Examples
 	fallback, surfaces := permissionData(&pol.Permission, home)
 	if fallback != nil {
 		data["fallback"] = fallback

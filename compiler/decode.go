@@ -175,6 +175,8 @@ func decodePolicy(n *node, d *diags) Policy {
 			decodeAutoReview(v, &k.AutoReview, d)
 		case "toolInputPreviewMaxLength", "toolTextSummaryMaxLength":
 			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored; use promptMaxRows and promptFieldMaxWidth", m.key)
+		case "examples":
+			p.Examples = decodeExamples(v, d)
 		case "annotators":
 			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored: the annotator mechanism was removed; remove it", m.key)
 		default:

@@ -135,6 +135,7 @@ func DefaultKnobs() Knobs {
 type Policy struct {
 	Permission Permission
 	Knobs      Knobs
+	Examples   []Example
 }
 
 // Agent is the permission part of one agent's frontmatter.

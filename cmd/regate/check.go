@@ -33,7 +33,17 @@ every error and warning as file:line:col and exits 2 when there is an error.`,
 	return cmd
 }
 
-func runCheck(_ context.Context, p *checkParams, args []string, stdout io.Writer) error {
+// codeExampleFailed marks an inline example the policy does not satisfy.
+const codeExampleFailed = "example_failed"
+
+func matchedNote(m string) string {
+	if m == "" {
+		return ""
+	}
+	return fmt.Sprintf(" by %q", m)
+}
+
+func runCheck(ctx context.Context, p *checkParams, args []string, stdout io.Writer) error {
 	for _, f := range args {
 		base := filepath.Base(f)
 		switch {
@@ -55,6 +65,23 @@ func runCheck(_ context.Context, p *checkParams, args []string, stdout io.Writer
 			errs++
 		} else {
 			warns++
+		}
+	}
+	if len(out.Examples) > 0 && errs == 0 {
+		eng, err := engine(ctx, out, "/", nil)
+		if err != nil {
+			return err
+		}
+		results, err := eng.CheckExamples(ctx)
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+		for _, r := range results {
+			if !r.Passed {
+				errs++
+				fmt.Fprintf(stdout, "%s: error: the example expects %s%s; the policy decides %s (matched %q at %s) [%s]\n",
+					r.Example.Pos, r.Example.Expect, matchedNote(r.Example.Matched), r.Decision.Action, r.Decision.Matched, r.Decision.Pos, codeExampleFailed)
+			}
 		}
 	}
 	fmt.Fprintf(stdout, "%d errors, %d warnings\n", errs, warns)

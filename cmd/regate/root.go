@@ -64,6 +64,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newProfileCmd(a),
 		newFactsCmd(a),
 		newBundleCmd(a),
+		newTestCmd(a),
 	)
 	return root
 }

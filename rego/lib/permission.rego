@@ -5,6 +5,7 @@
 package regate.lib.permission
 
 import data.regate.lib.gate
+import data.regate.lib.sets
 
 # decision is the whole outcome of the call, as data.
 default decision := {
@@ -21,10 +22,4 @@ default decision := {
 	"yolo": false,
 }
 
-decision := gate.decide(input, rules)
-
-# The compiled rule sets; without any, nothing matches and the built-in
-# fallback asks.
-default rules := {}
-
-rules := data.regate.rules
+decision := gate.decide(input, sets.compiled)

@@ -26,29 +26,28 @@ read_env := {
 
 test_unregistered_blocked_before_rules if {
 	d := permission.decision with input as object.union(read_env, {"unregistered": true})
-		with data.regate.rules.policy.surfaces as {"read": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow")}}
 	d.action == "deny"
 	d.matched == "<unregistered-tool>"
 }
 
 test_builtin_fallback_asks if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {}
+		with data.regate.rules.policy as {"surfaces": {}}
 	d.action == "ask"
 	d.layer == "fallback"
 }
 
 test_policy_fallback if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {}
-		with data.regate.rules.policy.fallback as {"pattern": "*", "action": "deny", "pos": "t:9:9"}
+		with data.regate.rules.policy as {"surfaces": {}, "fallback": {"pattern": "*", "action": "deny", "pos": "t:9:9"}}
 	d.action == "deny"
 	d.pos == "t:9:9"
 }
 
 test_path_deny_beats_tool_allow if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {"path": only(".env", "deny"), "read": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"path": only(".env", "deny"), "read": catch_all("allow")}}
 	d.action == "deny"
 	d.surface == "path"
 	d.reason == "because"
@@ -56,57 +55,55 @@ test_path_deny_beats_tool_allow if {
 
 test_hard_guard_beats_session_approval if {
 	d := permission.decision with input as object.union(read_env, {"session": {"approvals": {"path": catch_all("allow")}}})
-		with data.regate.rules.hardguards.surfaces as {"path": only("/r/.env", "deny")}
+		with data.regate.rules.hardguards as {"surfaces": {"path": only("/r/.env", "deny")}}
 	d.action == "deny"
 	d.layer == "hard-guard"
 }
 
 test_session_approval_beats_policy_deny if {
 	d := permission.decision with input as object.union(read_env, {"session": {"approvals": {"read": catch_all("allow")}}})
-		with data.regate.rules.policy.surfaces as {"read": catch_all("deny")}
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("deny")}}
 	d.action == "allow"
 	d.layer == "session"
 }
 
 test_canonical_form_cannot_dodge_a_deny if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {"read": catch_all("allow"), "path": only("/r/.env", "deny")}
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow"), "path": only("/r/.env", "deny")}}
 	d.action == "deny"
 }
 
 test_yolo_approves_ask if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {"read": catch_all("ask")}
-		with data.regate.rules.policy.yolo as true
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("ask")}, "yolo": true}
 	d.action == "allow"
 	d.yolo
 }
 
 test_fault_floor_is_not_approved_by_yolo if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {"read": catch_all("allow")}
-		with data.regate.rules.policy.yolo as true
-		with data.regate.rules.hardguards.floors as [{"pattern": "<invalid-hard-guards>", "action": "ask", "pos": "h:1:1", "reason": "broken"}]
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow")}, "yolo": true}
+		with data.regate.rules.hardguards as {"surfaces": {}, "floors": [{"pattern": "<invalid-hard-guards>", "action": "ask", "pos": "h:1:1", "reason": "broken"}]}
 	d.action == "ask"
 	d.matched == "<invalid-hard-guards>"
 }
 
 test_decision_floor_keeps_the_rule if {
 	d := permission.decision with input as object.union(read_env, {"floor": "ask"})
-		with data.regate.rules.policy.surfaces as {"read": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow")}}
 	d.action == "ask"
 	d.matched == "*"
 }
 
 test_first_check_reported_on_tie if {
 	d := permission.decision with input as read_env
-		with data.regate.rules.policy.surfaces as {"read": catch_all("deny"), "path": catch_all("deny")}
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("deny"), "path": catch_all("deny")}}
 	d.surface == "path"
 }
 
 test_message_names_rule_and_reason if {
 	m := data.regate.lib.message.message with input as read_env
-		with data.regate.rules.policy.surfaces as {"path": only(".env", "deny"), "read": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"path": only(".env", "deny"), "read": catch_all("allow")}}
 	m == "[regate] the agent is not permitted to run 'read' on path '.env' (matched '.env'). Reason: because."
 }
 
@@ -118,10 +115,10 @@ test_message_for_unregistered_tool if {
 test_session_approval_lifts_wrapper_floor if {
 	wrapped := object.union(read_env, {"checks": [{"surface": "bash", "value": "sudo x", "forms": [["sudo x"]], "wrapper": "indirection"}]})
 	floored := permission.decision with input as wrapped
-		with data.regate.rules.policy.surfaces as {"bash": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"bash": catch_all("allow")}}
 	floored.matched == "<indirection-bash-wrapper>"
 	approved := permission.decision with input as object.union(wrapped, {"session": {"approvals": {"bash": catch_all("allow")}}})
-		with data.regate.rules.policy.surfaces as {"bash": catch_all("allow")}
+		with data.regate.rules.policy as {"surfaces": {"bash": catch_all("allow")}}
 	approved.action == "allow"
 	approved.layer == "session"
 }

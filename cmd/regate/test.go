@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/compiler"
+	regolib "github.com/regate/regate/rego"
+)
+
+type testParams struct {
+	rules   ruleFlags
+	cwd     string
+	verbose bool
+}
+
+func newTestCmd(a *app) *cobra.Command {
+	p := &testParams{}
+	cmd := &cobra.Command{
+		Use:   "test [PATH…]",
+		Short: "run OPA's test runner over the compiled policy, its inline examples and your Rego tests",
+		Long: `test compiles the rule files (or the bundled default policy) and runs OPA's own test runner
+over the static library as stock OPA runs it with its *_test.rego, the generated modules, one
+generated test per inline example of the policy ("examples": [{"call": {…}, "expect": "deny"}],
+named after its file:line:col), and the Rego test files and data under PATH (test_ rules that
+evaluate data.regate.lib.permission.decision with input as a document from regate facts).
+
+The output is OPA's; the exit code is opa test's: 0 when every test passes, 2 when one fails or
+errs (and 2 as well when a rule file cannot be read).`,
+		Example: `  regate test --policy policy.jsonc
+  regate test --policy policy.jsonc my_policy_test.rego -v`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTest(cmd.Context(), p, args, a.stdout, a.stderr)
+		},
+	}
+	p.rules.bind(cmd)
+	cmd.Flags().StringVar(&p.cwd, "cwd", "/", "the working directory the examples' paths resolve against")
+	cmd.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print every test, as opa test -v does")
+	return cmd
+}
+
+func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr io.Writer) error {
+	out, err := p.rules.compile(stderr)
+	if err != nil {
+		return err
+	}
+	eng, err := engine(ctx, out, p.cwd, nil)
+	if err != nil {
+		return err
+	}
+	texts := map[string]string{}
+	for _, set := range []func() (map[string]string, error){regolib.Modules, regolib.TestModules} {
+		m, err := set()
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+		for path, text := range m {
+			texts[path] = text
+		}
+	}
+	for _, m := range out.Modules {
+		texts[m.Path] = m.Text
+	}
+	if m, ok, err := eng.ExampleTests(); err != nil {
+		return withCode(exitFault, err)
+	} else if ok {
+		texts[m.Path] = m.Text
+	}
+	modules := map[string]*ast.Module{}
+	for path, text := range texts {
+		parsed, err := ast.ParseModuleWithOpts(path, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+		modules[path] = parsed
+	}
+	b, err := out.Bundle()
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	data := b.Data
+	if len(paths) > 0 {
+		loaded, err := loader.NewFileLoader().WithRegoVersion(ast.RegoV1).All(paths)
+		if err != nil {
+			return withCode(exitBadRules, err)
+		}
+		for path, f := range loaded.Modules {
+			modules[path] = f.Parsed
+		}
+		for k, v := range loaded.Documents {
+			if k == compiler.BundleRoot {
+				return withCode(exitUsage, errors.New("your data may not be under the root regate: it holds the compiled rules"))
+			}
+			data[k] = v
+		}
+	}
+	ch, err := tester.NewRunner().SetStore(inmem.NewFromObject(data)).SetModules(modules).RunTests(ctx, nil)
+	if err != nil {
+		return withCode(exitBadRules, err)
+	}
+	var results []*tester.Result
+	failed := 0
+	for r := range ch {
+		if r.Fail || r.Error != nil {
+			failed++
+		}
+		results = append(results, r)
+	}
+	rch := make(chan *tester.Result, len(results))
+	for _, r := range results {
+		rch <- r
+	}
+	close(rch)
+	if err := (tester.PrettyReporter{Output: stdout, Verbose: p.verbose}).Report(rch); err != nil {
+		return withCode(exitFault, err)
+	}
+	if failed > 0 {
+		return withCode(exitBadRules, nil)
+	}
+	return nil
+}

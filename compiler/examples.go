@@ -1,0 +1,108 @@
+package compiler
+
+// An Example is a call and the decision the policy must give it, written in
+// the policy file ("examples": [...]) so that a policy ships with its own
+// proof. `regate test` turns each into a generated test_ rule and
+// `regate check` decides each; a wrong example fails both.
+type Example struct {
+	Pos Pos `json:"pos"`
+	// Tool, Input, Agent and Registered are the call, as hosts give it.
+	Tool       string         `json:"tool"`
+	Input      map[string]any `json:"input"`
+	Agent      string         `json:"agent,omitempty"`
+	Registered []string       `json:"registered,omitempty"`
+	// Expect is allow, ask or deny; Matched, when set, is the rule that
+	// must decide, as written.
+	Expect  string `json:"expect"`
+	Matched string `json:"matched,omitempty"`
+}
+
+// decodeExamples reads the "examples" list: each {"call": {"tool", "input",
+// "agent"?, "registered"?}, "expect": ACTION, "matched"?: PATTERN}.
+func decodeExamples(n *node, d *diags) []Example {
+	if !expectKind(n, kindArray, "examples", d) {
+		return nil
+	}
+	var out []Example
+	for _, e := range n.elems {
+		if !expectKind(e, kindObject, "an example", d) {
+			continue
+		}
+		ex := Example{Pos: e.pos}
+		ok := true
+		for _, m := range e.members {
+			switch m.key {
+			case "call":
+				ok = decodeExampleCall(m.val, &ex, d) && ok
+			case "expect":
+				decodeString(m.val, "expect", &ex.Expect, d)
+				if _, valid := ParseAction(ex.Expect); !valid {
+					d.errorf(m.val.pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
+					ok = false
+				}
+			case "matched":
+				decodeString(m.val, "matched", &ex.Matched, d)
+			case "note":
+			default:
+				d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in an example is ignored", m.key)
+			}
+		}
+		if ex.Tool == "" || ex.Expect == "" {
+			d.errorf(e.pos, CodeMissingField, "an example needs a call with a tool and an expect")
+			ok = false
+		}
+		if ok {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+func decodeExampleCall(n *node, ex *Example, d *diags) bool {
+	if !expectKind(n, kindObject, "call", d) {
+		return false
+	}
+	for _, m := range n.members {
+		switch m.key {
+		case "tool":
+			decodeString(m.val, "tool", &ex.Tool, d)
+		case "input":
+			if expectKind(m.val, kindObject, "input", d) {
+				ex.Input, _ = plain(m.val).(map[string]any)
+			}
+		case "agent":
+			decodeString(m.val, "agent", &ex.Agent, d)
+		case "registered":
+			ex.Registered = decodeStrings(m.val, "registered", d)
+		default:
+			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in an example's call is ignored", m.key)
+		}
+	}
+	return true
+}
+
+// plain is n as plain Go values (map[string]any, []any, string, float64,
+// bool, nil).
+func plain(n *node) any {
+	switch n.kind {
+	case kindObject:
+		m := make(map[string]any, len(n.members))
+		for _, mb := range n.members {
+			m[mb.key] = plain(mb.val)
+		}
+		return m
+	case kindArray:
+		s := make([]any, len(n.elems))
+		for i, e := range n.elems {
+			s[i] = plain(e)
+		}
+		return s
+	case kindString:
+		return n.str
+	case kindNumber:
+		return n.num
+	case kindBool:
+		return n.boolean
+	}
+	return nil
+}
