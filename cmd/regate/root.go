@@ -65,6 +65,8 @@ func newRootCmd(a *app) *cobra.Command {
 		newFactsCmd(a),
 		newBundleCmd(a),
 		newTestCmd(a),
+		newExportCmd(a),
+		newDiffCmd(a),
 	)
 	return root
 }
