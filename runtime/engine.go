@@ -42,6 +42,8 @@ type Engine struct {
 	cache   *decisionCache
 	cacheN  int
 
+	log *DecisionLog
+
 	responseOnce sync.Once
 	response     rego.PreparedEvalQuery
 	responseErr  error
@@ -49,6 +51,9 @@ type Engine struct {
 
 // Option configures New.
 type Option func(*Engine)
+
+// WithDecisionLog writes every decision Decide makes to l.
+func WithDecisionLog(l *DecisionLog) Option { return func(e *Engine) { e.log = l } }
 
 // WithCwd sets the session's working directory (default "/").
 func WithCwd(cwd string) Option { return func(e *Engine) { e.env.Cwd = path.Clean(cwd) } }
@@ -173,7 +178,13 @@ func (e *Engine) Input(call facts.Call) (map[string]any, error) {
 // Decide decides one call. The decision is data; an error means regate could
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
-	return e.DecideFacts(ctx, facts.Build(call, e.env))
+	d, err := e.DecideFacts(ctx, facts.Build(call, e.env))
+	if err == nil && e.log != nil {
+		if lerr := e.log.Log(call, d, e.hash); lerr != nil {
+			return d, fmt.Errorf("runtime: decision log: %w", lerr)
+		}
+	}
+	return d, err
 }
 
 // DecideFacts decides a call whose facts the host built itself (with

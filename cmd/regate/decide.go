@@ -32,6 +32,7 @@ type decideParams struct {
 	approvals  []string
 	format     string
 	exitCode   bool
+	logDir     string
 }
 
 func newDecideCmd(a *app) *cobra.Command {
@@ -83,6 +84,7 @@ none was denied; 2 a rule file cannot be read; 4 bad flags or call; 5 regate cou
 	fl.StringArrayVar(&p.approvals, "approve", nil, "a session approval SURFACE=PATTERN (repeatable)")
 	fl.StringVarP(&p.format, "format", "f", "table", "output format: table or json")
 	fl.BoolVar(&p.exitCode, "exit-code", false, "exit 1 when a call is denied, 3 when one asks")
+	fl.StringVar(&p.logDir, "decision-log", "", "append every decision, in OPA's decision-log shape, to DIR/decisions.jsonl (owner-only, sensitive keys masked)")
 	return cmd
 }
 
@@ -108,8 +110,18 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 			return withCode(exitFault, err)
 		}
 	}
-	eng, err := engine(ctx, out, cwd, nil)
-	if err != nil {
+	var eng *runtime.Engine
+	if p.logDir != "" {
+		l, err := runtime.OpenDecisionLog(p.logDir, out.Knobs.ReviewLogFieldMaxWidth)
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+		defer l.Close()
+		eng, err = runtime.New(ctx, out, runtime.WithCwd(cwd), runtime.WithDecisionLog(l))
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+	} else if eng, err = engine(ctx, out, cwd, nil); err != nil {
 		return err
 	}
 	for _, s := range p.approvals {

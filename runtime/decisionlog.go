@@ -1,0 +1,156 @@
+package runtime
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/plugins/logs"
+
+	"github.com/regate/regate/facts"
+)
+
+// DecisionLogFile is the file a DecisionLog writes in its folder.
+const DecisionLogFile = "decisions.jsonl"
+
+// sensitiveKeys are the key names whose values are masked before anything
+// is written, matched case-insensitively (the spec's "Log file
+// sensitivity").
+var sensitiveKeys = map[string]bool{
+	"authorization": true, "token": true, "secret": true, "password": true, "credential": true,
+	"cookie": true, "api_key": true, "private_key": true,
+}
+
+// Redacted replaces a masked value.
+const Redacted = "[redacted]"
+
+// DecisionLog writes one event per decision in OPA's decision-log shape
+// (logs.EventV1: decision id, path, input, result, revision, timestamp),
+// as JSON Lines to a file only its owner can read (0600 in a 0700 folder,
+// tightened when an earlier file was looser). The input is the tool call
+// with every value under a sensitive key masked, and every string value
+// bounded by the policy's reviewLogFieldMaxWidth and marked with an
+// ellipsis. It is safe for concurrent use.
+type DecisionLog struct {
+	mu       sync.Mutex
+	f        *os.File
+	maxWidth int
+	now      func() time.Time
+}
+
+// OpenDecisionLog opens (or creates) dir/decisions.jsonl for appending.
+// maxWidth bounds every string value in runes; 0 leaves values whole.
+func OpenDecisionLog(dir string, maxWidth int) (*DecisionLog, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("runtime: decision log: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("runtime: decision log: %w", err)
+	}
+	path := filepath.Join(dir, DecisionLogFile)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: decision log: %w", err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("runtime: decision log: %w", err)
+	}
+	return &DecisionLog{f: f, maxWidth: maxWidth, now: time.Now}, nil
+}
+
+// Close closes the file.
+func (l *DecisionLog) Close() error { return l.f.Close() }
+
+// Log writes the event of one decision.
+func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) error {
+	var masked []string
+	input := l.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input", &masked)
+	var result any
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &result); err != nil {
+		return err
+	}
+	result = l.clean(result, "/result", &masked)
+	id, err := decisionID()
+	if err != nil {
+		return err
+	}
+	ev := logs.EventV1{
+		Labels:     map[string]string{"app": "regate"},
+		DecisionID: id,
+		Revision:   revision,
+		Bundles:    map[string]logs.BundleInfoV1{"regate": {Revision: revision}},
+		Path:       "regate/lib/permission/decision",
+		Input:      &input,
+		Result:     &result,
+		Masked:     masked,
+		Timestamp:  l.now().UTC(),
+	}
+	line, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err = l.f.Write(append(line, '\n'))
+	return err
+}
+
+// clean masks values under sensitive keys (recording their JSON pointers)
+// and bounds every string.
+func (l *DecisionLog) clean(v any, path string, masked *[]string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			p := path + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+			if sensitiveKeys[strings.ToLower(k)] {
+				out[k] = Redacted
+				*masked = append(*masked, p)
+				continue
+			}
+			out[k] = l.clean(x, p, masked)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = l.clean(x, fmt.Sprintf("%s/%d", path, i), masked)
+		}
+		return out
+	case string:
+		return bound(v, l.maxWidth)
+	}
+	return v
+}
+
+// bound shortens s to max runes, the last of them an ellipsis.
+func bound(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	runes := []rune(s)
+	return string(runes[:max-1]) + "…"
+}
+
+func decisionID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	b[6] = b[6]&0x0f | 0x40 // a version 4 UUID, as OPA's decision ids are
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
+}
