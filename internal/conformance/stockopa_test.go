@@ -2,7 +2,11 @@ package conformance_test
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -122,8 +126,9 @@ func TestStockOPAAgrees(t *testing.T) {
 }
 
 // TestStockOPALoadsTheBundle writes the bundle of the bundled default
-// policy, serves it with an unmodified opa server, and requires the
-// embedded runtime's decision for the workload's calls.
+// policy, signed with OPA's signing, serves it with an unmodified opa
+// server that verifies it, and requires the embedded runtime's decision for
+// the workload's calls.
 func TestStockOPALoadsTheBundle(t *testing.T) {
 	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policies/default.jsonc", Data: policies.Default()}},
 		compiler.WithHome("/home/u"))
@@ -134,7 +139,27 @@ func TestStockOPALoadsTheBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "regate.tar.gz")
+	dir := t.TempDir()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv := filepath.Join(dir, "private.pem")
+	pubPath := filepath.Join(dir, "public.pem")
+	if err := os.WriteFile(priv, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pubPath, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.GenerateSignature(bundle.NewSigningConfig(priv, "RS256", ""), "regate", false); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "regate.tar.gz")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +170,7 @@ func TestStockOPALoadsTheBundle(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	srv := stockopa.Start(t, "--bundle", path)
+	srv := stockopa.Start(t, "--bundle", path, "--verification-key", pubPath, "--verification-key-id", "regate")
 	ctx := context.Background()
 	eng, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
 	if err != nil {
