@@ -122,6 +122,41 @@ type ceilingResult struct {
 func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	in := c.input(call)
+	var r ceilingResult
+	if err := evalInto(ctx, c.query, in, &r); err != nil {
+		return CeilingDecision{}, err
+	}
+	switch r.Decision {
+	case "allow":
+		for _, ch := range r.Charges.Buckets {
+			c.state.SetBucket(ch.Policy, ch.Key, Bucket{Tokens: ch.Tokens, At: call.At})
+		}
+		for _, l := range r.Charges.Ledgers {
+			var max int64
+			if l.MaxSessions != nil {
+				max = *l.MaxSessions
+			}
+			c.state.Count(l.Policy, call.Session, max)
+		}
+	case "deny", "escalate":
+	default:
+		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling returned decision %q", r.Decision)
+	}
+	return r.CeilingDecision, nil
+}
+
+// Input returns the input document Decide would evaluate for call now (the
+// chain's buckets and ledgers included): what a stock OPA server holding
+// the library and the compiled policies decides on at
+// /v1/data/regate/lib/ceiling/decision.
+func (c *Ceiling) Input(call CeilingCall) map[string]any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.input(call)
+}
+
+func (c *Ceiling) input(call CeilingCall) map[string]any {
 	names := append([]string(nil), call.Chain...)
 	if call.ToolPolicy != "" {
 		names = append(names, call.ToolPolicy)
@@ -151,27 +186,7 @@ func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision
 	if call.ToolPolicy != "" {
 		in["tool_policy"] = call.ToolPolicy
 	}
-	var r ceilingResult
-	if err := evalInto(ctx, c.query, in, &r); err != nil {
-		return CeilingDecision{}, err
-	}
-	switch r.Decision {
-	case "allow":
-		for _, ch := range r.Charges.Buckets {
-			c.state.SetBucket(ch.Policy, ch.Key, Bucket{Tokens: ch.Tokens, At: call.At})
-		}
-		for _, l := range r.Charges.Ledgers {
-			var max int64
-			if l.MaxSessions != nil {
-				max = *l.MaxSessions
-			}
-			c.state.Count(l.Policy, call.Session, max)
-		}
-	case "deny", "escalate":
-	default:
-		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling returned decision %q", r.Decision)
-	}
-	return r.CeilingDecision, nil
+	return in
 }
 
 func orNone(s []string) []string {

@@ -85,12 +85,20 @@ type profileResult struct {
 	Diagnostics   []string `json:"diagnostics"`
 }
 
-// Resolve decides which profile applies.
-func (p *Profiles) Resolve(ctx context.Context, req ProfileRequest) (ProfileDecision, error) {
+// Input returns the input document of a resolution: what a stock OPA
+// server holding the library and the compiled rule set decides on at
+// /v1/data/regate/lib/profile/decision.
+func (p *Profiles) Input(req ProfileRequest) map[string]any {
 	in := map[string]any{"model": nil, "subagent": req.Subagent, "flags": selections(req.Flags), "session": selections(req.Session)}
 	if req.Model != nil {
 		in["model"] = req.Model
 	}
+	return in
+}
+
+// Resolve decides which profile applies.
+func (p *Profiles) Resolve(ctx context.Context, req ProfileRequest) (ProfileDecision, error) {
+	in := p.Input(req)
 	var r profileResult
 	if err := evalInto(ctx, p.query, in, &r); err != nil {
 		return ProfileDecision{}, err

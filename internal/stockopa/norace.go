@@ -1,0 +1,5 @@
+//go:build !race
+
+package stockopa
+
+const raceEnabled = false
