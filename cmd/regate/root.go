@@ -67,6 +67,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newTestCmd(a),
 		newExportCmd(a),
 		newDiffCmd(a),
+		newHookCmd(a),
 	)
 	return root
 }

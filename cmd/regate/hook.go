@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/hosts"
+	"github.com/regate/regate/runtime"
+)
+
+// maxHookInput bounds what a hook reads from its host.
+const maxHookInput = 4 << 20
+
+type hookParams struct {
+	rules ruleFlags
+	askAs string
+}
+
+func newHookCmd(a *app) *cobra.Command {
+	p := &hookParams{}
+	cmd := &cobra.Command{
+		Use:   "hook HOST",
+		Short: "answer a coding agent's command hook: claude, codex or gemini",
+		Long: `hook reads the host's hook JSON on standard input (the tool call, its working directory, the
+agent, the session), decides the call against the rule files named by the flags (or the bundled
+default policy) and writes the host's answer:
+
+  claude   PreToolUse: permissionDecision allow, ask or deny with the reason;
+           PermissionRequest: behavior allow or deny, nothing for ask (the host asks)
+  codex    PreToolUse: deny only, nothing otherwise (Codex rejects ask and a bare allow);
+           PermissionRequest: behavior allow or deny, nothing for ask; apply_patch is decided
+           file by file
+  gemini   BeforeTool: decision allow or deny; an ask is a deny that says so (--ask allow to allow)
+
+MCP tools named mcp__SERVER__TOOL are decided as mcp calls. Every fault (bad JSON, an unreadable
+policy, an internal error, a panic) is an explicit block: the host's deny with a one-line reason
+and exit 2, never a crash the host would take for "run it".`,
+		Example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/repo"}' |
+    regate hook claude --policy ~/.config/regate/policy.jsonc`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return withCode(2, fmt.Errorf("hook takes one host: claude, codex or gemini"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			codec, err := hosts.Lookup(args[0], hosts.Options{AskAs: p.askAs})
+			if err != nil {
+				return withCode(2, err) // no codec to answer with; exit 2 blocks in every host
+			}
+			ans := runHook(cmd.Context(), p, codec, a.stdin, a.stderr)
+			if _, err := a.stdout.Write(ans.Stdout); err != nil {
+				return withCode(2, err)
+			}
+			fmt.Fprint(a.stderr, ans.Stderr)
+			if ans.Exit != 0 {
+				return withCode(ans.Exit, nil)
+			}
+			return nil
+		},
+	}
+	// A flag the hook cannot read must block too: a usage error's exit code
+	// would let the host run the call.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(2, err) })
+	p.rules.bind(cmd)
+	cmd.Flags().StringVar(&p.askAs, "ask", "deny", "gemini: what an ask becomes, deny or allow (Gemini CLI cannot ask)")
+	return cmd
+}
+
+// runHook decides one hook invocation; whatever goes wrong, including a
+// panic, the answer is the codec's block.
+func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Reader, stderr io.Writer) (ans hosts.Answer) {
+	var req hosts.Request
+	defer func() {
+		if r := recover(); r != nil {
+			ans = codec.Fail(req, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	if stdin == nil {
+		return codec.Fail(req, "no hook input")
+	}
+	raw, err := io.ReadAll(io.LimitReader(stdin, maxHookInput+1))
+	if err != nil {
+		return codec.Fail(req, "cannot read the hook input: "+err.Error())
+	}
+	if len(raw) > maxHookInput {
+		return codec.Fail(req, fmt.Sprintf("the hook input is over %d bytes", maxHookInput))
+	}
+	if req, err = codec.Decode(raw); err != nil {
+		return codec.Fail(req, err.Error())
+	}
+	cwd := req.Cwd
+	if cwd == "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return codec.Fail(req, err.Error())
+		}
+	}
+	p.rules.cwd = cwd
+	out, err := p.rules.compile(stderr)
+	if err != nil {
+		return codec.Fail(req, "the policy cannot be read: "+errText(err))
+	}
+	eng, err := runtime.New(ctx, out, runtime.WithCwd(cwd))
+	if err != nil {
+		return codec.Fail(req, errText(err))
+	}
+	ds := make([]runtime.Decision, 0, len(req.Calls))
+	for _, c := range req.Calls {
+		d, err := eng.Decide(ctx, c)
+		if err != nil {
+			return codec.Fail(req, errText(err))
+		}
+		ds = append(ds, d)
+	}
+	return codec.Encode(req, hosts.MostRestrictive(ds))
+}
+
+// errText is an error on one line, without the exit code wrapper.
+func errText(err error) string {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.err != nil {
+		err = ee.err
+	}
+	return oneLine(err.Error())
+}
+
+func oneLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i] + " …"
+		}
+	}
+	return s
+}
