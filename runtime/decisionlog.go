@@ -69,22 +69,22 @@ func OpenDecisionLog(dir string, maxWidth int) (*DecisionLog, error) {
 // Close closes the file.
 func (l *DecisionLog) Close() error { return l.f.Close() }
 
-// Log writes the event of one decision.
-func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) error {
+// Log writes the event of one decision and returns its decision id.
+func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string, error) {
 	var masked []string
 	input := l.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input", &masked)
 	var result any
 	b, err := json.Marshal(d)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := json.Unmarshal(b, &result); err != nil {
-		return err
+		return "", err
 	}
 	result = l.clean(result, "/result", &masked)
-	id, err := decisionID()
+	id, err := NewDecisionID()
 	if err != nil {
-		return err
+		return "", err
 	}
 	ev := logs.EventV1{
 		Labels:     map[string]string{"app": "regate"},
@@ -99,12 +99,12 @@ func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) error {
 	}
 	line, err := json.Marshal(ev)
 	if err != nil {
-		return err
+		return "", err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, err = l.f.Write(append(line, '\n'))
-	return err
+	return id, err
 }
 
 // clean masks values under sensitive keys (recording their JSON pointers)
@@ -144,12 +144,13 @@ func bound(s string, max int) string {
 	return string(runes[:max-1]) + "…"
 }
 
-func decisionID() (string, error) {
+// NewDecisionID returns a random version 4 UUID, as OPA's decision ids are.
+func NewDecisionID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
-	b[6] = b[6]&0x0f | 0x40 // a version 4 UUID, as OPA's decision ids are
+	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil

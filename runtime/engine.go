@@ -180,7 +180,7 @@ func (e *Engine) Input(call facts.Call) (map[string]any, error) {
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
 	d, err := e.DecideFacts(ctx, facts.Build(call, e.env))
 	if err == nil && e.log != nil {
-		if lerr := e.log.Log(call, d, e.hash); lerr != nil {
+		if _, lerr := e.log.Log(call, d, e.hash); lerr != nil {
 			return d, fmt.Errorf("runtime: decision log: %w", lerr)
 		}
 	}

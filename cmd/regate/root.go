@@ -68,6 +68,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newExportCmd(a),
 		newDiffCmd(a),
 		newHookCmd(a),
+		newServeCmd(a),
 	)
 	return root
 }

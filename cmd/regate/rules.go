@@ -166,3 +166,15 @@ func engine(ctx context.Context, out *compiler.Output, cwd string, fsys facts.FS
 	}
 	return e, nil
 }
+
+// watched are the rule files and folders to watch for edits.
+func (f *ruleFlags) watched() []string {
+	var out []string
+	for _, p := range []string{f.policy, f.hardGuards} {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	out = append(out, f.agentFiles...)
+	return append(out, f.agentDirs...)
+}

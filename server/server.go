@@ -1,0 +1,260 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// Limits on one request.
+const (
+	MaxBody        = 1 << 20
+	RequestTimeout = 10 * time.Second
+)
+
+// Config configures a Server.
+type Config struct {
+	// Compile compiles the policy as it is now on disk; Watch names the
+	// files whose changes trigger it.
+	Compile func() (*compiler.Output, error)
+	Watch   []string
+	// Initial, when set, is the policy already compiled at start.
+	Initial *compiler.Output
+	// Token, when set, must come as "Authorization: Bearer TOKEN".
+	Token string
+	// Log, when set, receives every decision.
+	Log *runtime.DecisionLog
+	// Cwd is the working directory of a call that names none.
+	Cwd string
+	// Report receives reload events (a new policy, a broken edit kept out).
+	Report func(format string, args ...any)
+}
+
+// Server answers decisions with the current policy.
+type Server struct {
+	cfg     Config
+	pool    *runtime.Pool
+	current atomic.Pointer[policy]
+	loadErr atomic.Pointer[string] // the last broken edit kept out, or nil
+
+	mu       sync.Mutex
+	sessions map[string]*runtime.Session
+}
+
+// policy is one generation of the compiled policy and its engines.
+type policy struct {
+	out     *compiler.Output
+	mu      sync.Mutex
+	engines map[engineKey]*runtime.Engine
+}
+
+type engineKey struct{ session, cwd string }
+
+// New compiles the policy; an error here means there is no policy to serve.
+func New(cfg Config) (*Server, error) {
+	if cfg.Report == nil {
+		cfg.Report = func(string, ...any) {}
+	}
+	if cfg.Cwd == "" {
+		cfg.Cwd = "/"
+	}
+	out := cfg.Initial
+	if out == nil {
+		var err error
+		if out, err = cfg.Compile(); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{cfg: cfg, pool: runtime.NewPool(), sessions: map[string]*runtime.Session{}}
+	s.current.Store(&policy{out: out, engines: map[engineKey]*runtime.Engine{}})
+	return s, nil
+}
+
+// Handler routes the API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/data/regate/decision", s.decide)
+	mux.HandleFunc("POST /v1/sessions/{id}/approvals", s.approve)
+	mux.HandleFunc("GET /health", s.health)
+	return s.guard(mux)
+}
+
+// guard checks the token and bounds the request.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Token != "" {
+			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
+				writeError(w, http.StatusUnauthorized, "unauthorized", "a bearer token is required")
+				return
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		ctx, cancel := context.WithTimeout(r.Context(), RequestTimeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// call is the input of a decision request.
+type call struct {
+	facts.Call
+	Session string `json:"session"`
+	Cwd     string `json:"cwd"`
+}
+
+func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input *call `json:"input"`
+	}
+	if err := decodeBody(r, &req); err != nil || req.Input == nil || req.Input.Tool == "" {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
+		return
+	}
+	p := s.current.Load()
+	eng, err := s.engine(r.Context(), p, req.Input.Session, req.Input.Cwd)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+		return
+	}
+	d, err := eng.Decide(r.Context(), req.Input.Call)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal_error", err.Error()+" (block the call)")
+		return
+	}
+	id := ""
+	if s.cfg.Log != nil {
+		if id, err = s.cfg.Log.Log(req.Input.Call, d, p.out.Hash); err != nil {
+			writeError(w, http.StatusInternalServerError, "internal_error", "decision log: "+err.Error())
+			return
+		}
+	} else if id, err = runtime.NewDecisionID(); err != nil {
+		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": d, "decision_id": id})
+}
+
+// engine returns the engine of a session and working directory for this
+// generation of the policy, sharing its prepared query and the session's
+// approvals.
+func (s *Server) engine(ctx context.Context, p *policy, session, cwd string) (*runtime.Engine, error) {
+	if cwd == "" {
+		cwd = s.cfg.Cwd
+	}
+	key := engineKey{session, cwd}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.engines[key]; ok {
+		return e, nil
+	}
+	e, err := runtime.New(ctx, p.out, runtime.WithPool(s.pool), runtime.WithCwd(cwd), runtime.WithSession(s.session(session, p.out.Home)))
+	if err != nil {
+		return nil, err
+	}
+	p.engines[key] = e
+	return e, nil
+}
+
+func (s *Server) session(id, home string) *runtime.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok {
+		sess = runtime.NewSession(home)
+		s.sessions[id] = sess
+	}
+	return sess
+}
+
+func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
+	var a compiler.Approval
+	if err := decodeBody(r, &a); err != nil || a.Surface == "" || a.Pattern == "" {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"surface\": …, \"pattern\": …}"+errSuffix(err))
+		return
+	}
+	p := s.current.Load()
+	if err := s.session(r.PathValue("id"), p.out.Home).Approve(a); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	p := s.current.Load()
+	body := map[string]any{"revision": p.out.Hash}
+	if msg := s.loadErr.Load(); msg != nil {
+		body["reload_error"] = *msg
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// Reload compiles the policy again and swaps it in atomically. A policy
+// that cannot be compiled, or whose files have errors, is kept out: the
+// last good one stays in force, and the error is reported.
+func (s *Server) Reload() {
+	old := s.current.Load()
+	out, err := s.cfg.Compile()
+	if err == nil {
+		if fatal := out.Diagnostics.Fatal(); len(fatal) > 0 {
+			err = fatal
+		}
+	}
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+		s.cfg.Report("regate serve: the policy edit is not used, the last good policy stays in force: %s", msg)
+		s.loadErr.Store(&msg)
+		return
+	}
+	s.loadErr.Store(nil)
+	if out.Hash == old.out.Hash {
+		return
+	}
+	s.current.Store(&policy{out: out, engines: map[engineKey]*runtime.Engine{}})
+	s.cfg.Report("regate serve: policy %s in force", out.Hash[:12])
+}
+
+func decodeBody(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON body")
+	}
+	_, err := io.Copy(io.Discard, r.Body)
+	return err
+}
+
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// writeError writes an error in OPA's shape ({"code", "message"}).
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]any{"code": code, "message": fmt.Sprintf("[regate] %s", msg)})
+}
