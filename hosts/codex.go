@@ -19,7 +19,7 @@ type codex struct{}
 
 // codexTools maps Codex's tools to regate's.
 var codexTools = map[string]string{
-	"shell": "bash", "local_shell": "bash", "exec_command": "bash", "container.exec": "bash",
+	"Bash": "bash", "shell": "bash", "local_shell": "bash", "exec_command": "bash", "container.exec": "bash",
 	"read_file": "read", "list_dir": "ls", "grep_files": "grep",
 }
 

@@ -69,6 +69,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newDiffCmd(a),
 		newHookCmd(a),
 		newServeCmd(a),
+		newInstallCmd(a),
 	)
 	return root
 }
