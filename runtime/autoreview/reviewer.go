@@ -44,6 +44,10 @@ type Config struct {
 	// Misconfigured, when set, says why no review can run (say, provider
 	// without model): every ask defers with it.
 	Misconfigured string
+	// Transcript, when set, gives the session transcript the reviewer sees
+	// for an ask, rendered under Budget.
+	Transcript func(runtime.Ask) []Entry
+	Budget     Budget
 }
 
 // Fixed notes of the failures, written by regate, not the model.
@@ -119,7 +123,12 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 	}
 	budget, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	req := Request{Model: r.cfg.Model, System: SystemPrompt, User: "Planned action:\n" + action, Tools: verdictTools,
+	user := "Planned action:\n" + action
+	if r.cfg.Transcript != nil {
+		text, _ := Render(r.cfg.Transcript(ask), r.cfg.Budget)
+		user = "Transcript:\n" + text + "\n" + user
+	}
+	req := Request{Model: r.cfg.Model, System: SystemPrompt, User: user, Tools: verdictTools,
 		MaxOutputTokens: r.cfg.MaxOutputTokens, Reasoning: r.cfg.Reasoning}
 	res := Result{}
 	for res.Attempts < r.cfg.MaxAttempts {
