@@ -18,6 +18,8 @@ type Ask struct {
 	// long an approval may be reused.
 	Session     string
 	UserMessage string
+	// Forwarded names the subagent session a forwarded ask came from.
+	Forwarded string
 }
 
 // A Verdict is a link's answer: allow, deny or defer, with an optional

@@ -31,48 +31,88 @@ var sensitiveKeys = map[string]bool{
 // Redacted replaces a masked value.
 const Redacted = "[redacted]"
 
-// DecisionLog writes one event per decision in OPA's decision-log shape
-// (logs.EventV1: decision id, path, input, result, revision, timestamp),
-// as JSON Lines to a file only its owner can read (0600 in a 0700 folder,
-// tightened when an earlier file was looser). The input is the tool call
-// with every value under a sensitive key masked, and every string value
-// bounded by the policy's reviewLogFieldMaxWidth and marked with an
-// ellipsis. It is safe for concurrent use.
-type DecisionLog struct {
+// Log is a JSON Lines file only its owner can read (0600 in a 0700
+// folder, both tightened when an earlier run left them looser), whose
+// every value under a sensitive key is masked and every string bounded
+// (the spec's "Log file sensitivity"). It is safe for concurrent use.
+type Log struct {
 	mu       sync.Mutex
 	f        *os.File
 	maxWidth int
 	now      func() time.Time
 }
 
-// OpenDecisionLog opens (or creates) dir/decisions.jsonl for appending.
-// maxWidth bounds every string value in runes; 0 leaves values whole.
-func OpenDecisionLog(dir string, maxWidth int) (*DecisionLog, error) {
+// OpenLog opens (or creates) dir/name for appending. maxWidth bounds every
+// string value in runes; 0 leaves values whole.
+func OpenLog(dir, name string, maxWidth int) (*Log, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("runtime: decision log: %w", err)
+		return nil, fmt.Errorf("runtime: log: %w", err)
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("runtime: decision log: %w", err)
+		return nil, fmt.Errorf("runtime: log: %w", err)
 	}
-	path := filepath.Join(dir, DecisionLogFile)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: decision log: %w", err)
+		return nil, fmt.Errorf("runtime: log: %w", err)
 	}
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("runtime: decision log: %w", err)
+		return nil, fmt.Errorf("runtime: log: %w", err)
 	}
-	return &DecisionLog{f: f, maxWidth: maxWidth, now: time.Now}, nil
+	return &Log{f: f, maxWidth: maxWidth, now: time.Now}, nil
 }
 
 // Close closes the file.
-func (l *DecisionLog) Close() error { return l.f.Close() }
+func (l *Log) Close() error { return l.f.Close() }
+
+// Write writes v (any JSON value) as one line, masked and bounded.
+func (l *Log) Write(v any) error {
+	var masked []string
+	var plain any
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return err
+	}
+	return l.writeLine(l.clean(plain, "", &masked))
+}
+
+func (l *Log) writeLine(v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err = l.f.Write(append(line, '\n'))
+	return err
+}
+
+// DecisionLog writes one event per decision in OPA's decision-log shape
+// (logs.EventV1: decision id, path, input, result, revision, timestamp,
+// masked): the input is the tool call.
+type DecisionLog struct {
+	file *Log
+}
+
+// OpenDecisionLog opens (or creates) dir/decisions.jsonl for appending.
+func OpenDecisionLog(dir string, maxWidth int) (*DecisionLog, error) {
+	l, err := OpenLog(dir, DecisionLogFile, maxWidth)
+	if err != nil {
+		return nil, err
+	}
+	return &DecisionLog{file: l}, nil
+}
+
+// Close closes the file.
+func (l *DecisionLog) Close() error { return l.file.Close() }
 
 // Log writes the event of one decision and returns its decision id.
 func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string, error) {
 	var masked []string
-	input := l.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input", &masked)
+	input := l.file.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input", &masked)
 	var result any
 	b, err := json.Marshal(d)
 	if err != nil {
@@ -81,7 +121,7 @@ func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string,
 	if err := json.Unmarshal(b, &result); err != nil {
 		return "", err
 	}
-	result = l.clean(result, "/result", &masked)
+	result = l.file.clean(result, "/result", &masked)
 	id, err := NewDecisionID()
 	if err != nil {
 		return "", err
@@ -95,21 +135,14 @@ func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string,
 		Input:      &input,
 		Result:     &result,
 		Masked:     masked,
-		Timestamp:  l.now().UTC(),
+		Timestamp:  l.file.now().UTC(),
 	}
-	line, err := json.Marshal(ev)
-	if err != nil {
-		return "", err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	_, err = l.f.Write(append(line, '\n'))
-	return id, err
+	return id, l.file.writeLine(ev)
 }
 
 // clean masks values under sensitive keys (recording their JSON pointers)
 // and bounds every string.
-func (l *DecisionLog) clean(v any, path string, masked *[]string) any {
+func (l *Log) clean(v any, path string, masked *[]string) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
