@@ -57,6 +57,10 @@ type Unit struct {
 	// Wrapper is Opaque or Indirection when the unit runs another command
 	// that its own text does not show.
 	Wrapper string `json:"wrapper,omitempty"`
+	// Runs is, for a wrapper, the command line it runs (its consumed words
+	// joined): what a permission prompt shows as the command that will
+	// actually run.
+	Runs string `json:"runs,omitempty"`
 	// Compound marks the text of a compound statement (if, for, { }, …).
 	Compound bool `json:"compound,omitempty"`
 	// Dynamic is set when a word of the unit carries an expansion.

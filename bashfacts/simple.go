@@ -148,6 +148,15 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		}
 	}
 
+	if u.Wrapper != "" {
+		var runs []string
+		for k, c := range consumed {
+			if c {
+				runs = append(runs, args[k])
+			}
+		}
+		u.Runs = strings.Join(runs, " ")
+	}
 	w.out.Units = append(w.out.Units, u)
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)

@@ -161,6 +161,9 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 	case *syntax.TimeClause:
 		u := w.compound(c, "time", sc)
 		w.out.Units[u].Wrapper = Indirection
+		if c.Stmt != nil {
+			w.out.Units[u].Runs = strings.TrimSpace(w.source(c.Stmt))
+		}
 		if in, ok := w.enter(sc, "wrapped by time"); ok && c.Stmt != nil {
 			return w.stmt(c.Stmt, in)
 		}

@@ -73,6 +73,8 @@ type Check struct {
 	// Wrapper is "opaque" or "indirection" for a unit that runs another
 	// command: its allow is floored to ask.
 	Wrapper string `json:"wrapper,omitempty"`
+	// Runs is the command line a wrapper runs (bashfacts.Unit.Runs).
+	Runs string `json:"runs,omitempty"`
 	// Unparseable marks a command that could not be split into units; it
 	// asks unless a rule denies its whole text (R8). Reason says why.
 	Unparseable bool   `json:"unparseable,omitempty"`

@@ -47,7 +47,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	for _, u := range bf.Units {
 		found = append(found, placed{u.Pos.Offset, Check{
 			Surface: "bash", Value: u.Text, Forms: [][]string{{u.Text}}, Origin: u.Origin,
-			Wrapper: u.Wrapper, Unparseable: u.Unparseable, At: u.Pos.String(),
+			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable, At: u.Pos.String(),
 		}})
 	}
 	if len(bf.Units) == 0 {

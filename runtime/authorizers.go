@@ -20,6 +20,9 @@ type Ask struct {
 	UserMessage string
 	// Forwarded names the subagent session a forwarded ask came from.
 	Forwarded string
+	// Runs is, when the deciding unit is a wrapper (xargs, sudo, bash -c),
+	// the command that will actually run: a prompt fact.
+	Runs string
 }
 
 // A Verdict is a link's answer: allow, deny or defer, with an optional

@@ -62,11 +62,21 @@ func OpenLog(dir, name string, maxWidth int) (*Log, error) {
 	return &Log{f: f, maxWidth: maxWidth, now: time.Now}, nil
 }
 
-// Close closes the file.
-func (l *Log) Close() error { return l.f.Close() }
+// Close closes the file. A nil Log (a log the policy turned off) has
+// nothing to close.
+func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
+	return l.f.Close()
+}
 
-// Write writes v (any JSON value) as one line, masked and bounded.
+// Write writes v (any JSON value) as one line, masked and bounded. A nil
+// Log writes nothing.
 func (l *Log) Write(v any) error {
+	if l == nil {
+		return nil
+	}
 	var masked []string
 	var plain any
 	b, err := json.Marshal(v)

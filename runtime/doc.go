@@ -21,4 +21,16 @@
 // A Session holds the user's "approve for this session" answers. Approvals
 // are compiled into matchers when they change and travel in the input, so
 // the prepared query never has to be rebuilt for them.
+//
+// # The ask path
+//
+// A decision of ask goes to the authorizer chain (Chain, built from the
+// policy's authorizerChain by Engine.Chain): the named links in the
+// policy's order, then a terminal that always decides: Interactive (a
+// person, through the host's Prompter), an Inbox's Forwarder (a subagent's
+// asks, answered by the parent session) or HeadlessDeny. Engine.Ask adds
+// the prompt facts the decision alone lacks (the command a wrapper runs);
+// BuildPrompt renders them under the policy's budgets; AskLogs writes the
+// review log and the opt-in debug log. Package autoreview is the built-in
+// model-judge link. See docs/ask.md.
 package runtime

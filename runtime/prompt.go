@@ -22,12 +22,10 @@ type Prompt struct {
 	Elided bool `json:"elided"`
 }
 
-// ReviewLogFile is the review log's file in its folder.
-const ReviewLogFile = "permission-review.jsonl"
-
 // BuildPrompt renders an ask as prompt facts (the spec's "What a prompt
 // shows"): the requesting agent (and, for a forwarded ask, its session),
-// the tool, the surface, the matched rule and the decision-relevant value;
+// the tool, the surface, the matched rule, the decision-relevant value and,
+// for a wrapper, the command that will actually run;
 // a fact the line above states is not repeated (a bash ask has no surface
 // line; a path ask's value line is named path). Evidence (the whole
 // command a unit came from, the working directory, the tool-input
@@ -53,6 +51,9 @@ func BuildPrompt(ask Ask, cwd string, maxRows, maxWidth int) Prompt {
 		facts = append(facts, PromptLine{Key: "surface", Value: d.Surface, Fact: true})
 	}
 	facts = append(facts, PromptLine{Key: "rule", Value: d.Matched, Fact: true}, PromptLine{Key: valueKey, Value: d.Value, Fact: true})
+	if ask.Runs != "" && ask.Runs != d.Value {
+		facts = append(facts, PromptLine{Key: "runs", Value: ask.Runs, Fact: true})
+	}
 	var evidence []PromptLine
 	if cmd, ok := ask.Call.Input["command"].(string); ok && cmd != d.Value {
 		evidence = append(evidence, PromptLine{Key: "from", Value: cmd})
@@ -98,22 +99,4 @@ func toPlain(m map[string]any) any {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
-}
-
-// ReviewEvent is one line of the review log: the ask, where it went and
-// how it was answered.
-type ReviewEvent struct {
-	Call     map[string]any `json:"call"`
-	Decision Decision       `json:"decision"`
-	Verdict  Verdict        `json:"verdict"`
-	Review   any            `json:"review,omitempty"` // the reviewer's outcome, attempts, usage
-}
-
-// LogReview writes an ask's answer to the review log (masked and bounded
-// as every log line is).
-func LogReview(l *Log, ask Ask, v Verdict, review any) error {
-	return l.Write(ReviewEvent{
-		Call:     map[string]any{"tool": ask.Call.Tool, "input": ask.Call.Input, "agent": ask.Call.Agent},
-		Decision: ask.Decision, Verdict: v, Review: review,
-	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
 )
@@ -55,11 +56,21 @@ func TestBuildPrompt(t *testing.T) {
 	}
 }
 
-// A secret under a sensitive key never reaches the review log or the
-// decision log, and both are owner-only.
+// A secret under a sensitive key never reaches the review log, the debug
+// log or the decision log; all are owner-only in an owner-only folder, and
+// a file an earlier version left wider is tightened.
 func TestLogsNeverShowSecrets(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "logs")
-	review, err := runtime.OpenLog(dir, runtime.ReviewLogFile, 1000)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runtime.ReviewLogFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	knobs := compiler.DefaultKnobs()
+	knobs.DebugLog = true
+	knobs.ReviewLogFieldMaxWidth = 40
+	logs, err := runtime.OpenAskLogs(dir, knobs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,32 +78,61 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := facts.Call{Tool: "mcp", Input: map[string]any{"tool": "deploy", "env": map[string]any{"PASSWORD": "hunter2", "Cookie": "c=1"}}}
+	long := strings.Repeat("y", 100)
+	call := facts.Call{Tool: "mcp", Input: map[string]any{"tool": "deploy", "note": long,
+		"env": map[string]any{"PASSWORD": "hunter2", "Cookie": "c=1", "Authorization": "Bearer " + long}}}
 	d := runtime.Decision{Action: "ask", Surface: "mcp", Value: "deploy", Matched: "*"}
-	if err := runtime.LogReview(review, runtime.Ask{Call: call, Decision: d}, runtime.Verdict{Action: "defer", By: "auto-review"}, map[string]any{"outcome": "reject", "api_key": "k-123"}); err != nil {
+	if err := logs.Answered(runtime.Ask{Call: call, Decision: d}, runtime.Verdict{Action: "defer", By: "auto-review"}, map[string]any{"outcome": "reject", "api_key": "k-123"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := decisions.Log(call, d, "rev"); err != nil {
 		t.Fatal(err)
 	}
-	review.Close()
+	logs.Close()
 	decisions.Close()
-	for _, name := range []string{runtime.ReviewLogFile, runtime.DecisionLogFile} {
+	for _, name := range []string{runtime.ReviewLogFile, runtime.DebugLogFile, runtime.DecisionLogFile} {
 		path := filepath.Join(dir, name)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, secret := range []string{"hunter2", "c=1", "k-123"} {
+		for _, secret := range []string{"hunter2", "c=1", "k-123", "Bearer"} {
 			if strings.Contains(string(b), secret) {
 				t.Errorf("%s shows %q:\n%s", name, secret, b)
 			}
 		}
+		if !strings.Contains(string(b), runtime.Redacted) {
+			t.Errorf("%s masks nothing:\n%s", name, b)
+		}
 		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v", name, st.Mode().Perm())
+		}
+		// The review log is bounded by reviewLogFieldMaxWidth; the opt-in
+		// debug log is left whole.
+		if bounded := !strings.Contains(string(b), long); bounded != (name == runtime.ReviewLogFile) {
+			t.Errorf("%s: bounded %v", name, bounded)
 		}
 	}
 	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
 		t.Errorf("the log folder: mode %v", st.Mode().Perm())
+	}
+}
+
+// TestLogsOff: a policy that turns the review log off (and leaves the
+// debug log off) writes no file.
+func TestLogsOff(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "logs")
+	knobs := compiler.DefaultKnobs()
+	knobs.PermissionReviewLog = false
+	logs, err := runtime.OpenAskLogs(dir, knobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := logs.Answered(runtime.Ask{Call: facts.Call{Tool: "bash"}}, runtime.Verdict{Action: "deny"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	logs.Close()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files written with both logs off: %v", entries)
 	}
 }

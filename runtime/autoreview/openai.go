@@ -52,6 +52,7 @@ type chatResponse struct {
 			} `json:"tool_calls"`
 		} `json:"message"`
 	} `json:"choices"`
+	Usage Usage `json:"usage"`
 }
 
 // Complete makes one review call. A status other than 200, or a body that
@@ -106,7 +107,7 @@ func (o OpenAI) Complete(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, fmt.Errorf("the model API's answer is not a chat completion")
 	}
 	ch := cr.Choices[0]
-	r := Reply{Text: ch.Message.Content, StopReason: ch.FinishReason}
+	r := Reply{Text: ch.Message.Content, StopReason: ch.FinishReason, Usage: cr.Usage}
 	for _, tc := range ch.Message.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
 	}

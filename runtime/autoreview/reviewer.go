@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -35,8 +36,11 @@ type Provider interface {
 
 // Config is the policy's autoReview with the host's model.
 type Config struct {
-	Provider        Provider
+	Provider Provider
+	// Model is a pinned model; when empty, SessionModel gives the session's
+	// current model at each ask.
 	Model           string
+	SessionModel    func() string
 	Timeout         time.Duration // default 30 s
 	MaxAttempts     int           // default 2
 	MaxOutputTokens int           // default 4000
@@ -48,6 +52,8 @@ type Config struct {
 	// for an ask, rendered under Budget.
 	Transcript func(runtime.Ask) []Entry
 	Budget     Budget
+	// Log, when set, is the review log every outcome is written to.
+	Log *runtime.Log
 }
 
 // Fixed notes of the failures, written by regate, not the model.
@@ -100,15 +106,25 @@ func New(cfg Config) *Reviewer {
 
 // Result is a review's outcome, for the review log.
 type Result struct {
+	Model    string `json:"model,omitempty"`
 	Outcome  string `json:"outcome"`
 	Reason   string `json:"reason,omitempty"`
 	Attempts int    `json:"attempts"`
 	Cached   bool   `json:"cached,omitempty"`
+	Usage    Usage  `json:"usage"`
+	// Transcript describes what the model was shown.
+	Transcript *Stats `json:"transcript,omitempty"`
 }
 
-// Authorize reviews an ask: the runtime.Authorizer of the chain.
+// Authorize reviews an ask: the runtime.Authorizer of the chain. The
+// outcome goes to Config.Log, the review log, when set.
 func (r *Reviewer) Authorize(ctx context.Context, ask runtime.Ask) (runtime.Verdict, error) {
-	v, _ := r.Review(ctx, ask)
+	v, res := r.Review(ctx, ask)
+	if r.cfg.Log != nil {
+		if err := runtime.LogReview(r.cfg.Log, ask, v, res); err != nil {
+			return v, fmt.Errorf("autoreview: review log: %w", err)
+		}
+	}
 	return v, nil
 }
 
@@ -118,19 +134,24 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 	if r.cachedAllow(ask.UserMessage, action) {
 		return runtime.Verdict{Action: "allow", Reason: "approved by automatic review earlier in this user message"}, Result{Outcome: Approve, Cached: true}
 	}
-	if r.cfg.Misconfigured != "" || r.cfg.Provider == nil {
+	model := r.cfg.Model
+	if model == "" && r.cfg.SessionModel != nil {
+		model = r.cfg.SessionModel()
+	}
+	if r.cfg.Misconfigured != "" || r.cfg.Provider == nil || model == "" {
 		return deferred(NoModel, r.cfg.Misconfigured), Result{Outcome: NoModel}
 	}
+	res := Result{Model: model}
 	budget, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	user := "Planned action:\n" + action
 	if r.cfg.Transcript != nil {
-		text, _ := Render(r.cfg.Transcript(ask), r.cfg.Budget)
+		text, st := Render(r.cfg.Transcript(ask), r.cfg.Budget)
 		user = "Transcript:\n" + text + "\n" + user
+		res.Transcript = &st
 	}
-	req := Request{Model: r.cfg.Model, System: SystemPrompt, User: user, Tools: verdictTools,
+	req := Request{Model: model, System: SystemPrompt, User: user, Tools: verdictTools,
 		MaxOutputTokens: r.cfg.MaxOutputTokens, Reasoning: r.cfg.Reasoning}
-	res := Result{}
 	for res.Attempts < r.cfg.MaxAttempts {
 		res.Attempts++
 		reply, err := r.cfg.Provider.Complete(budget, req)
@@ -145,6 +166,8 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 			res.Outcome = ProviderError
 			continue // retried while attempts and time remain
 		}
+		res.Usage.InputTokens += reply.Usage.InputTokens
+		res.Usage.OutputTokens += reply.Usage.OutputTokens
 		outcome, reason := ParseVerdict(reply)
 		res.Outcome, res.Reason = outcome, reason
 		switch outcome {
@@ -173,6 +196,7 @@ func actionJSON(ask runtime.Ask) string {
 	b, _ := json.Marshal(map[string]any{
 		"tool": ask.Call.Tool, "input": ask.Call.Input, "agent": ask.Call.Agent,
 		"surface": ask.Decision.Surface, "value": ask.Decision.Value, "matched": ask.Decision.Matched,
+		"runs": ask.Runs,
 	})
 	if len(b) > 8000 {
 		return string(b[:8000]) + "…"

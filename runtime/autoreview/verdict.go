@@ -17,6 +17,13 @@ type Reply struct {
 	Text      string
 	// StopReason is the provider's; "length" means the reply was cut off.
 	StopReason string
+	Usage      Usage
+}
+
+// Usage is what a call cost, as the provider reports it.
+type Usage struct {
+	InputTokens  int `json:"prompt_tokens"`
+	OutputTokens int `json:"completion_tokens"`
 }
 
 // Outcomes: the two verdicts, and the failures, which are not verdicts.
