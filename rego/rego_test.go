@@ -2,6 +2,8 @@ package rego_test
 
 import (
 	"context"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -44,5 +46,44 @@ func TestRegoLibrary(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("ran %d Rego tests; expected the whole library suite", n)
+	}
+}
+
+// TestReachable: a query is prepared with the library packages it reaches
+// and no others; reaching is transitive; a query outside the library gets
+// all of it.
+func TestReachable(t *testing.T) {
+	pure, err := regolib.Modules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := regolib.FastModules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(mods map[string]string) string {
+		var ns []string
+		for p := range mods {
+			ns = append(ns, strings.TrimSuffix(strings.TrimPrefix(p, "regate/lib/"), ".rego"))
+		}
+		sort.Strings(ns)
+		return strings.Join(ns, ",")
+	}
+	for _, c := range []struct {
+		lib   map[string]string
+		query string
+		want  string
+	}{
+		{pure, "data.regate.lib.permission.decision", "checks,gate,match,permission,sets"},
+		{fast, "data.regate.lib.permission.decision", "gate,permission,sets"},
+		{pure, "data.regate.lib.message.response", "checks,gate,match,message,permission,sets"},
+		{pure, "data.regate.lib.ceiling.decision", "ceiling"},
+		{pure, "data.regate.lib.lease.decision", "lease"},
+		{pure, "data.regate.lib.profile.resolve", "profile"},
+		{pure, "data.other.thing", names(pure)},
+	} {
+		if got := names(regolib.Reachable(c.lib, c.query)); got != c.want {
+			t.Errorf("%s: %s; want %s", c.query, got, c.want)
+		}
 	}
 }

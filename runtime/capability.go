@@ -49,6 +49,7 @@ func prepareLibrary(ctx context.Context, query string, store storage.Store, extr
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
 	}
+	lib = regolib.Reachable(lib, query)
 	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {

@@ -66,7 +66,8 @@ func TestDecisionLog(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatal(err)
 		}
-		if ev.DecisionID == "" || ev.Revision != out.Hash || ev.Path != "regate/lib/permission/decision" || ev.Timestamp.IsZero() {
+		if ev.DecisionID == "" || ev.Revision != out.Hash || ev.Bundles["regate"].Revision != out.Hash ||
+			ev.Labels["app"] != "regate" || ev.Path != "regate/lib/permission/decision" || ev.Timestamp.IsZero() || ev.Input == nil {
 			t.Errorf("event %+v", ev)
 		}
 		if len(ev.Masked) != 3 {

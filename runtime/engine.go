@@ -124,6 +124,7 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
 	}
+	lib = regolib.Reachable(lib, query)
 	opts := []func(*rego.Rego){rego.Query(query)}
 	if !pure {
 		fs := newFastState()
