@@ -72,13 +72,7 @@ func WithHome(home string) Option {
 // likewise, since they can no longer be enforced; an agent: likewise while
 // that agent is active). A Go error means regate itself failed.
 func Compile(in Input, opts ...Option) (*Output, error) {
-	o := options{}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	if o.home == "" {
-		o.home, _ = os.UserHomeDir()
-	}
+	o := resolveOptions(opts)
 	out := &Output{Knobs: DefaultKnobs(), Home: o.home}
 
 	layers := []layer{
@@ -108,6 +102,24 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 // give equal modules and data, and hashing the inputs spares encoding the
 // output, megabytes for a large policy. Version is part of it, so a new
 // compiler never shares a hash with an old one.
+func resolveOptions(opts []Option) options {
+	o := options{}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.home == "" {
+		o.home, _ = os.UserHomeDir()
+	}
+	return o
+}
+
+// InputHash is the Hash that Compile gives the output of in under opts,
+// computed without compiling: a cache of compiled policies is keyed by it.
+func InputHash(in Input, opts ...Option) string {
+	o := resolveOptions(opts)
+	return inputHash(in, o.home)
+}
+
 func inputHash(in Input, home string) string {
 	h := sha256.New()
 	field := func(b []byte) {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -17,18 +18,19 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/procstat"
 	"github.com/regate/regate/internal/stockopa"
 	"github.com/regate/regate/internal/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
-	"github.com/regate/regate/server"
 )
 
-// BenchmarkServe puts regate serve (over loopback HTTP) and a stock OPA
-// server running regate's bundle under the same load: the workload's calls
-// from 1, 8 and 64 concurrent clients. It reports decisions/s, p50 and p99
-// latency; any error fails it. The stock server gets the input documents
-// regate builds (bash decomposed in Go), as a host using it would send.
+// BenchmarkServe puts regate serve and a stock OPA server running regate's
+// bundle, each its own process on loopback TCP, under the same load: the
+// workload's calls from 1, 8 and 64 concurrent clients. It reports
+// decisions/s, p50 and p99 latency and the server's peak resident memory;
+// any error fails it. The stock server gets the input documents regate
+// builds (bash decomposed in Go), as a host using it would send.
 func BenchmarkServe(b *testing.B) {
 	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "default.jsonc", Data: policies.Default()}}, compiler.WithHome("/home/u"))
 	if err != nil {
@@ -50,12 +52,7 @@ func BenchmarkServe(b *testing.B) {
 		ob, _ := json.Marshal(map[string]any{"input": doc})
 		opaBodies = append(opaBodies, ob)
 	}
-	s, err := server.New(server.Config{Initial: out, Compile: func() (*compiler.Output, error) { return out, nil }, Cwd: "/home/u/repo"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	rs := startRegate(b)
 
 	bd, err := out.Bundle()
 	if err != nil {
@@ -71,16 +68,61 @@ func BenchmarkServe(b *testing.B) {
 
 	targets := []struct {
 		name, url string
+		pid       int
 		bodies    [][]byte
 	}{
-		{"regate-serve", ts.URL + "/v1/data/regate/decision", regateBodies},
-		{"stock-opa", opa.URL + "/v1/data/regate/lib/permission/decision", opaBodies},
+		{"regate-serve", rs.url + "/v1/data/regate/decision", rs.pid, regateBodies},
+		{"stock-opa", opa.URL + "/v1/data/regate/lib/permission/decision", opa.Pid, opaBodies},
 	}
 	for _, t := range targets {
 		for _, conc := range []int{1, 8, 64} {
 			b.Run(fmt.Sprintf("%s/c=%d", t.name, conc), func(b *testing.B) {
 				load(b, t.url, t.bodies, conc)
+				peak, err := procstat.PeakRSS(t.pid)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
 			})
+		}
+	}
+}
+
+type regateServer struct {
+	url string
+	pid int
+}
+
+// startRegate builds regate and runs `regate serve` on the bundled default
+// policy on a free loopback port, stopping it when the benchmark ends.
+func startRegate(b *testing.B) regateServer {
+	bin := filepath.Join(b.TempDir(), "regate")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/regate").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--cwd", "/home/u/repo", "--home", "/home/u")
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() })
+	url := "http://" + addr
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if resp, err := http.Get(url + "/health"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return regateServer{url: url, pid: cmd.Process.Pid}
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("regate serve did not start:\n%s", logs.String())
 		}
 	}
 }

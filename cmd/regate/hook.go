@@ -18,6 +18,7 @@ const maxHookInput = 4 << 20
 
 type hookParams struct {
 	rules ruleFlags
+	state stateFlags
 	askAs string
 }
 
@@ -37,7 +38,9 @@ default policy) and writes the host's answer:
            file by file
   gemini   BeforeTool: decision allow or deny; an ask is a deny that says so (--ask allow to allow)
 
-MCP tools named mcp__SERVER__TOOL are decided as mcp calls. Every fault (bad JSON, an unreadable
+MCP tools named mcp__SERVER__TOOL are decided as mcp calls. The compiled policy is kept in the
+state folder, keyed by the hash of the rule files, so the next call does not compile again; the
+session's approvals (regate approve) are read from there too. Every fault (bad JSON, an unreadable
 policy, an internal error, a panic) is an explicit block: the host's deny with a one-line reason
 and exit 2, never a crash the host would take for "run it".`,
 		Example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/repo"}' |
@@ -68,6 +71,7 @@ and exit 2, never a crash the host would take for "run it".`,
 	// would let the host run the call.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(2, err) })
 	p.rules.bind(cmd)
+	p.state.bind(cmd)
 	cmd.Flags().StringVar(&p.askAs, "ask", "deny", "gemini: what an ask becomes, deny or allow (Gemini CLI cannot ask)")
 	return cmd
 }
@@ -101,13 +105,25 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 		}
 	}
 	p.rules.cwd = cwd
-	out, err := p.rules.compile(stderr)
+	state := p.state.open(stderr)
+	out, err := p.rules.compileIn(stderr, state)
 	if err != nil {
 		return codec.Fail(req, "the policy cannot be read: "+errText(err))
 	}
 	eng, err := runtime.New(ctx, out, runtime.WithCwd(cwd))
 	if err != nil {
 		return codec.Fail(req, errText(err))
+	}
+	if state != nil && req.SessionID != "" {
+		// Approvals that cannot be read are left out: the call asks more,
+		// never less, and the user is told why.
+		approvals, err := state.Approvals(out.Hash, req.SessionID)
+		if err == nil && len(approvals) > 0 {
+			err = eng.Session().Approve(approvals...)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "regate: session approvals left out: %v\n", oneLine(err.Error()))
+		}
 	}
 	ds := make([]runtime.Decision, 0, len(req.Calls))
 	for _, c := range req.Calls {

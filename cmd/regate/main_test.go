@@ -21,6 +21,8 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: os.Getenv("UPDATE_GOLDEN") == "1",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOME", "/home/u")
+			// The hook's state folder, inside the script's own folder.
+			env.Setenv("REGATE_STATE_DIR", env.WorkDir+"/state")
 			return nil
 		},
 	})

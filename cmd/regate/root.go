@@ -68,6 +68,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newExportCmd(a),
 		newDiffCmd(a),
 		newHookCmd(a),
+		newApproveCmd(a),
 		newServeCmd(a),
 		newInstallCmd(a),
 	)

@@ -14,6 +14,7 @@ import (
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/statedir"
 )
 
 // ruleFlags are the flags that name rule files, shared by the commands that
@@ -132,6 +133,12 @@ func readSource(path string) (*compiler.Source, error) {
 // compile reads and compiles the rule files, printing every diagnostic to
 // w. Diagnostics never stop a decision: the file fails closed instead.
 func (f *ruleFlags) compile(w io.Writer) (*compiler.Output, error) {
+	return f.compileIn(w, nil)
+}
+
+// compileIn is compile through a state folder: rule files compiled by an
+// earlier process are read back instead (nil: always compile).
+func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir) (*compiler.Output, error) {
 	in, err := f.input()
 	if err != nil {
 		return nil, err
@@ -140,7 +147,12 @@ func (f *ruleFlags) compile(w io.Writer) (*compiler.Output, error) {
 	if f.home != "" {
 		opts = append(opts, compiler.WithHome(f.home))
 	}
-	out, err := compiler.Compile(in, opts...)
+	var out *compiler.Output
+	if state != nil {
+		out, _, err = state.Compile(in, opts...)
+	} else {
+		out, err = compiler.Compile(in, opts...)
+	}
 	if err != nil {
 		return nil, withCode(exitFault, err)
 	}

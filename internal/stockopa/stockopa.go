@@ -56,7 +56,9 @@ func Binary(t testing.TB) string {
 
 // Server is a running stock OPA server.
 type Server struct {
-	URL    string
+	URL string
+	// Pid is the server's process id.
+	Pid    int
 	client *http.Client
 }
 
@@ -80,7 +82,7 @@ func Start(t testing.TB, args ...string) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	s := &Server{URL: "http://" + addr, client: &http.Client{Timeout: 30 * time.Second}}
+	s := &Server{URL: "http://" + addr, Pid: cmd.Process.Pid, client: &http.Client{Timeout: 30 * time.Second}}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		resp, err := s.client.Get(s.URL + "/health?bundles")
 		if err == nil {

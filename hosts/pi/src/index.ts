@@ -1,6 +1,8 @@
 // regate for Pi: every tool call goes through `regate serve` before it runs.
 // allow lets it run; deny blocks it with regate's message; ask asks the user
-// (and blocks when there is no UI to ask with). Any fault (regate not
+// (approve once, approve for this session, deny) and blocks when there is
+// no UI to ask with; "for this session" is recorded in regate serve, so the
+// same call is allowed from then on. Any fault (regate not
 // running, a timeout, an answer that is not a decision) blocks the call:
 // this extension fails closed.
 //
@@ -19,7 +21,10 @@ export interface ToolCallEvent {
 export interface ExtensionContext {
   hasUI?: boolean;
   cwd?: string;
-  ui?: { confirm(title: string, message: string): Promise<boolean> };
+  ui?: {
+    confirm(title: string, message: string): Promise<boolean>;
+    select?(title: string, options: string[]): Promise<string | undefined>;
+  };
   sessionManager?: { getSessionFile(): string | undefined };
 }
 
@@ -40,8 +45,15 @@ export interface Decision {
   action: "allow" | "ask" | "deny";
   matched: string;
   layer: string;
+  surface: string;
+  value: string;
   message: string;
 }
+
+// The choices of the ask dialog (the spec's y, s and n).
+export const APPROVE_ONCE = "Approve once";
+export const APPROVE_SESSION = "Approve for this session";
+export const DENY = "Deny";
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Options {
   const runtimeDir = env.XDG_RUNTIME_DIR;
@@ -53,11 +65,12 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Options {
   };
 }
 
-// decide asks regate serve for the decision on one call; it rejects on any
-// fault, which the caller turns into a block.
-export function decide(call: { tool: string; input: Record<string, unknown>; session?: string; cwd?: string }, opts: Options): Promise<Decision> {
-  const body = JSON.stringify({ input: call });
-  const target = opts.url ? new URL("/v1/data/regate/decision", opts.url) : undefined;
+// post sends one JSON request to regate serve and resolves with the status
+// and the parsed body; it rejects on any transport fault or a body that is
+// not JSON.
+function post(path: string, payload: unknown, opts: Options): Promise<{ status: number; body: any }> {
+  const body = JSON.stringify(payload);
+  const target = opts.url ? new URL(path, opts.url) : undefined;
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -65,7 +78,7 @@ export function decide(call: { tool: string; input: Record<string, unknown>; ses
         socketPath: target ? undefined : opts.socket,
         host: target ? target.hostname : "regate",
         port: target ? target.port : undefined,
-        path: "/v1/data/regate/decision",
+        path,
         headers: {
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
@@ -77,14 +90,9 @@ export function decide(call: { tool: string; input: Record<string, unknown>; ses
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
           try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-            const d = parsed?.result;
-            if (res.statusCode !== 200 || !d || !["allow", "ask", "deny"].includes(d.action)) {
-              reject(new Error(parsed?.message ?? `regate answered ${res.statusCode}`));
-              return;
-            }
-            resolve(d as Decision);
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
           } catch (err) {
             reject(err);
           }
@@ -97,11 +105,47 @@ export function decide(call: { tool: string; input: Record<string, unknown>; ses
   });
 }
 
+// decide asks regate serve for the decision on one call; it rejects on any
+// fault, which the caller turns into a block.
+export async function decide(call: { tool: string; input: Record<string, unknown>; session?: string; cwd?: string }, opts: Options): Promise<Decision> {
+  const { status, body } = await post("/v1/data/regate/decision", { input: call }, opts);
+  const d = body?.result;
+  if (status !== 200 || !d || !["allow", "ask", "deny"].includes(d.action)) {
+    throw new Error(body?.message ?? `regate answered ${status}`);
+  }
+  return d as Decision;
+}
+
+// approve records a session approval of exactly the value the user was
+// asked about. A value with "*" is not recorded: the pattern language reads
+// it as a wildcard, so the approval would admit more than the user saw.
+export async function approve(session: string, d: Decision, opts: Options): Promise<boolean> {
+  if (!d.surface || !d.value || d.value.includes("*")) return false;
+  const { status } = await post(`/v1/sessions/${encodeURIComponent(session)}/approvals`, { surface: d.surface, pattern: d.value }, opts);
+  return status === 204;
+}
+
+// ask shows the dialog: select with the three choices where Pi offers it,
+// else a yes/no confirm. Anything but an approval, including a dialog that
+// fails, is a no.
+async function ask(ctx: ExtensionContext, d: Decision): Promise<"once" | "session" | "no"> {
+  try {
+    if (ctx.ui?.select) {
+      const choice = await ctx.ui.select(`regate: ${d.message}`, [APPROVE_ONCE, APPROVE_SESSION, DENY]);
+      return choice === APPROVE_ONCE ? "once" : choice === APPROVE_SESSION ? "session" : "no";
+    }
+    return (await ctx.ui?.confirm("regate", d.message)) ? "once" : "no";
+  } catch {
+    return "no";
+  }
+}
+
 // gate turns a decision into Pi's answer.
 export async function gate(event: ToolCallEvent, ctx: ExtensionContext, opts: Options): Promise<ToolCallResult> {
   let d: Decision;
+  const session = ctx.sessionManager?.getSessionFile();
   try {
-    d = await decide({ tool: event.toolName, input: event.input ?? {}, session: ctx.sessionManager?.getSessionFile(), cwd: ctx.cwd }, opts);
+    d = await decide({ tool: event.toolName, input: event.input ?? {}, session, cwd: ctx.cwd }, opts);
   } catch (err) {
     return { block: true, reason: `[regate] blocked: ${(err as Error).message}` };
   }
@@ -110,11 +154,12 @@ export async function gate(event: ToolCallEvent, ctx: ExtensionContext, opts: Op
       return undefined;
     case "ask":
       if (ctx.hasUI && ctx.ui) {
-        try {
-          if (await ctx.ui.confirm("regate", d.message)) return undefined;
-        } catch {
-          // a dialog that fails is a no
+        const answer = await ask(ctx, d);
+        if (answer === "session" && session) {
+          // The call runs either way; a failed recording only asks again later.
+          await approve(session, d, opts).catch(() => false);
         }
+        if (answer !== "no") return undefined;
         return { block: true, reason: `${d.message} The user declined.` };
       }
       return { block: true, reason: `${d.message} There is no one to ask, so it is blocked.` };

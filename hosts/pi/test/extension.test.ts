@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import regate, { gate, type ExtensionAPI, type ToolCallEvent, type ExtensionContext, type ToolCallResult } from "../src/index.js";
+import regate, { gate, APPROVE_ONCE, APPROVE_SESSION, DENY, type ExtensionAPI, type ToolCallEvent, type ExtensionContext, type ToolCallResult } from "../src/index.js";
 
 const bin = process.env.REGATE_BIN ?? "regate";
 const dir = mkdtempSync(join(tmpdir(), "regate-pi-"));
@@ -54,6 +54,25 @@ test("ask asks the user, and blocks on no or without a UI", async () => {
   const no: ExtensionContext = { hasUI: true, ui: { confirm: async () => false } };
   assert.equal((await handler()(bash("make deploy"), no))?.block, true);
   assert.equal((await handler()(bash("make deploy"), {}))?.block, true);
+});
+
+test("approve for this session is recorded: the same call no longer asks", async () => {
+  const session = "/sessions/pi-1.jsonl";
+  const sessionManager = { getSessionFile: () => session };
+  let dialogs = 0;
+  const choose = (choice: string): ExtensionContext => ({
+    hasUI: true, sessionManager,
+    ui: { confirm: async () => false, select: async (_t, options) => { dialogs++; assert.deepEqual(options, [APPROVE_ONCE, APPROVE_SESSION, DENY]); return choice; } },
+  });
+  assert.equal(await handler()(bash("make release"), choose(APPROVE_ONCE)), undefined);
+  assert.equal(dialogs, 1);
+  assert.equal(await handler()(bash("make release"), choose(APPROVE_SESSION)), undefined);
+  assert.equal(dialogs, 2, "approve once is not remembered");
+  assert.equal(await handler()(bash("make release"), choose(DENY)), undefined);
+  assert.equal(dialogs, 2, "the session approval answers without a dialog");
+  assert.equal((await handler()(bash("make release"), { ...choose(DENY), sessionManager: { getSessionFile: () => "/sessions/other.jsonl" } }))?.block, true, "another session still asks");
+  assert.equal((await handler()(bash("make release --force"), choose(DENY)))?.block, true, "only the exact command was approved");
+  assert.equal((await handler()(bash("make"), choose("")))?.block, true, "a dismissed dialog is a no");
 });
 
 test("a regate that is not there blocks the call", async () => {

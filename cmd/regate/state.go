@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/runtime/statedir"
+)
+
+// stateFlags name the state folder: the compiled policies and session
+// approvals that outlive one process (docs/hosts.md).
+type stateFlags struct {
+	dir string
+	off bool
+}
+
+func (s *stateFlags) bind(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&s.dir, "state-dir", "", "folder of compiled policies and session approvals (default $"+statedir.EnvVar+", else regate's folder in the user cache folder)")
+	cmd.Flags().BoolVar(&s.off, "no-state", false, "compile every time and keep no session approvals")
+}
+
+// open opens the state folder; when it cannot, it says why on w and
+// returns nil, and the caller goes on without it (compiling every time,
+// no approvals: slower, and asking more, never less).
+func (s *stateFlags) open(w io.Writer) *statedir.Dir {
+	if s.off {
+		return nil
+	}
+	root := s.dir
+	if root == "" {
+		var err error
+		if root, err = statedir.DefaultRoot(); err != nil {
+			fmt.Fprintf(w, "regate: no state folder, so nothing is cached: %v\n", err)
+			return nil
+		}
+	}
+	d, err := statedir.Open(root)
+	if err != nil {
+		fmt.Fprintf(w, "regate: no state folder, so nothing is cached: %v\n", err)
+		return nil
+	}
+	return d
+}
+
+// required opens the state folder for a command that exists to use it.
+func (s *stateFlags) required() (*statedir.Dir, error) {
+	if s.off {
+		return nil, withCode(exitUsage, fmt.Errorf("--no-state leaves nothing to record approvals in"))
+	}
+	root := s.dir
+	if root == "" {
+		var err error
+		if root, err = statedir.DefaultRoot(); err != nil {
+			return nil, withCode(exitFault, err)
+		}
+	}
+	d, err := statedir.Open(root)
+	if err != nil {
+		return nil, withCode(exitFault, err)
+	}
+	return d, nil
+}

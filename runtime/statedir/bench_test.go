@@ -1,0 +1,43 @@
+package statedir_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/runtime/statedir"
+)
+
+// BenchmarkCompile compares compiling a policy with reading it back from
+// the state folder, at the sizes of the workload.
+func BenchmarkCompile(b *testing.B) {
+	for _, n := range []int{33, 1000, 10000} {
+		in := compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(workload.Policy(n))}}
+		home := compiler.WithHome("/home/u")
+		b.Run(fmt.Sprintf("compile/rules=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := compiler.Compile(in, home); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("cached/rules=%d", n), func(b *testing.B) {
+			d, err := statedir.Open(filepath.Join(b.TempDir(), "state"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := d.Compile(in, home); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, cached, err := d.Compile(in, home); err != nil || !cached {
+					b.Fatal(cached, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,225 @@
+package statedir
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/regate/regate/compiler"
+)
+
+// EnvVar names the environment variable that overrides the default root.
+const EnvVar = "REGATE_STATE_DIR"
+
+// staleAfter is how long a policy's folder may go unmodified before a new
+// compilation removes it.
+const staleAfter = 30 * 24 * time.Hour
+
+// Dir is a state folder. It is safe for concurrent use, by goroutines and
+// by processes.
+type Dir struct {
+	root string
+}
+
+// DefaultRoot is $REGATE_STATE_DIR, else regate's folder in the user's
+// cache folder.
+func DefaultRoot() (string, error) {
+	if r := os.Getenv(EnvVar); r != "" {
+		return r, nil
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("statedir: %w", err)
+	}
+	return filepath.Join(c, "regate"), nil
+}
+
+// Open opens (or creates) the state folder at root.
+func Open(root string) (*Dir, error) {
+	if err := mkdir(root); err != nil {
+		return nil, err
+	}
+	return &Dir{root: root}, nil
+}
+
+func mkdir(p string) error {
+	if err := os.MkdirAll(p, 0o700); err != nil {
+		return fmt.Errorf("statedir: %w", err)
+	}
+	if err := os.Chmod(p, 0o700); err != nil {
+		return fmt.Errorf("statedir: %w", err)
+	}
+	return nil
+}
+
+// cached is compiled.json: the output and the hash it was stored under.
+type cached struct {
+	Hash   string           `json:"hash"`
+	Output *compiler.Output `json:"output"`
+}
+
+// Compile returns the compiled policy of in, from the folder when an
+// earlier call compiled the same rule files (cached is then true), else
+// compiled and stored. Only compiling can fail: a cache that cannot be
+// read or written is passed by.
+func (d *Dir) Compile(in compiler.Input, opts ...compiler.Option) (out *compiler.Output, wasCached bool, err error) {
+	hash := compiler.InputHash(in, opts...)
+	file := filepath.Join(d.root, hash, "compiled.json")
+	if b, err := os.ReadFile(file); err == nil {
+		var c cached
+		// Numbers stay as written: a rank of 1000000 read as float64
+		// would come back to OPA as 1e+06.
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if dec.Decode(&c) == nil && c.Hash == hash && c.Output != nil && c.Output.Hash == hash {
+			return c.Output, true, nil
+		}
+	}
+	out, err = compiler.Compile(in, opts...)
+	if err != nil {
+		return nil, false, err
+	}
+	_ = d.store(hash, out) // a cache that cannot be written is only slower
+	return out, false, nil
+}
+
+func (d *Dir) store(hash string, out *compiler.Output) error {
+	// The compiled data holds AST values (matchers built once); stored as
+	// the plain JSON they stand for, they load back to the same values.
+	v, err := ast.InterfaceToValue(out.Data)
+	if err != nil {
+		return err
+	}
+	plain, err := ast.JSON(v)
+	if err != nil {
+		return err
+	}
+	data, ok := plain.(map[string]any)
+	if !ok {
+		return fmt.Errorf("statedir: compiled data is not an object")
+	}
+	o := *out
+	o.Data = data
+	b, err := json.Marshal(cached{Hash: hash, Output: &o})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(d.root, hash)
+	if err := mkdir(dir); err != nil {
+		return err
+	}
+	d.prune(hash)
+	tmp, err := os.CreateTemp(dir, "compiled-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, "compiled.json"))
+}
+
+// prune removes the folders of other policies left unmodified for
+// staleAfter.
+func (d *Dir) prune(keep string) {
+	entries, err := os.ReadDir(d.root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() || e.Name() == keep || time.Since(info.ModTime()) < staleAfter {
+			continue
+		}
+		_ = os.RemoveAll(filepath.Join(d.root, e.Name()))
+	}
+}
+
+func (d *Dir) sessionFile(hash, session string) string {
+	sum := sha256.Sum256([]byte(session))
+	return filepath.Join(d.root, hash, "sessions", hex.EncodeToString(sum[:16])+".jsonl")
+}
+
+// Approvals returns the approvals recorded for session under the policy
+// whose hash is hash. A line that is not an approval is an error naming
+// the file and line; the caller decides without the approvals, which only
+// asks more.
+func (d *Dir) Approvals(hash, session string) ([]compiler.Approval, error) {
+	file := d.sessionFile(hash, session)
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("statedir: %w", err)
+	}
+	var out []compiler.Approval
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var a compiler.Approval
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil || a.Surface == "" {
+			return nil, fmt.Errorf("%s:%d:1: not an approval (want {\"surface\", \"pattern\"})", file, line)
+		}
+		out = append(out, a)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("statedir: %s: %w", file, err)
+	}
+	return out, nil
+}
+
+// Approve records approvals for session under the policy whose hash is
+// hash, one appended line each.
+func (d *Dir) Approve(hash, session string, approvals ...compiler.Approval) error {
+	file := d.sessionFile(hash, session)
+	if err := mkdir(filepath.Dir(file)); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	for _, a := range approvals {
+		if a.Surface == "" {
+			return fmt.Errorf("statedir: an approval needs a surface")
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		buf.Write(append(b, '\n'))
+	}
+	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("statedir: %w", err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("statedir: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("statedir: %w", err)
+	}
+	return f.Close()
+}
+
+// Root is the folder's path.
+func (d *Dir) Root() string { return d.root }
