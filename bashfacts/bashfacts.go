@@ -68,6 +68,14 @@ type Unit struct {
 	// Unparseable marks a -c or eval payload that does not parse: its text
 	// is the unit, and it asks unless a rule denies it.
 	Unparseable bool `json:"unparseable,omitempty"`
+	// Strict says why strict mode floors the unit to ask (inline code, a
+	// wrapper the spec does not list, an argument that runs code or writes,
+	// a sensitive environment variable, a command name that is not a
+	// literal); "" when it does not.
+	Strict string `json:"strict,omitempty"`
+	// StrictOnly marks a unit only strict mode evaluates: a command run by
+	// a wrapper the spec does not list.
+	StrictOnly bool `json:"strict_only,omitempty"`
 }
 
 // Dir is the effective directory at a point of the command, relative to
@@ -98,6 +106,12 @@ type Token struct {
 	// if it names something that exists in Dir.
 	Bare bool `json:"bare,omitempty"`
 	Dir  Dir  `json:"dir"`
+	// Pattern is set when the word has an unquoted glob (* ? [) or brace:
+	// the shell turns it into other paths, which strict mode expands.
+	Pattern bool `json:"pattern,omitempty"`
+	// StrictOnly marks a token only strict mode gates: one of a command a
+	// strict wrapper runs, or the path of git show REV:path.
+	StrictOnly bool `json:"strict_only,omitempty"`
 }
 
 // Facts are what one command is made of, units and tokens each in source

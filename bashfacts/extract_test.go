@@ -15,7 +15,7 @@ func summarize(f *Facts, err error) string {
 	var b strings.Builder
 	for _, u := range f.Units {
 		fmt.Fprintf(&b, "unit %q @%s", u.Text, u.Pos)
-		for _, kv := range [][2]string{{"origin", u.Origin}, {"program", u.Program}, {"wrapper", u.Wrapper}, {"runs", u.Runs}} {
+		for _, kv := range [][2]string{{"origin", u.Origin}, {"program", u.Program}, {"wrapper", u.Wrapper}, {"runs", u.Runs}, {"strict", u.Strict}} {
 			if kv[1] != "" {
 				fmt.Fprintf(&b, " %s=%q", kv[0], kv[1])
 			}
@@ -23,7 +23,7 @@ func summarize(f *Facts, err error) string {
 		for _, flag := range []struct {
 			name string
 			on   bool
-		}{{"compound", u.Compound}, {"dynamic", u.Dynamic}, {"unparseable", u.Unparseable}} {
+		}{{"compound", u.Compound}, {"dynamic", u.Dynamic}, {"unparseable", u.Unparseable}, {"strict-only", u.StrictOnly}} {
 			if flag.on {
 				b.WriteString(" " + flag.name)
 			}
@@ -34,6 +34,12 @@ func summarize(f *Facts, err error) string {
 		fmt.Fprintf(&b, "token %s %q @%s", t.Kind, t.Value, t.Pos)
 		if t.Bare {
 			b.WriteString(" bare")
+		}
+		if t.Pattern {
+			b.WriteString(" pattern")
+		}
+		if t.StrictOnly {
+			b.WriteString(" strict-only")
 		}
 		if t.Dir.Unknown {
 			b.WriteString(" dir=unknown")

@@ -24,7 +24,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		return sc.dir
 	}
 	texts := make([]string, len(words))
-	u := Unit{Pos: w.pos(start), Origin: sc.origin}
+	u := Unit{Pos: w.pos(start), Origin: sc.origin, StrictOnly: sc.strictOnly}
 	w.unitPos = u.Pos
 	for i, word := range words {
 		t, dyn := w.wordText(word)
@@ -39,6 +39,15 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		u.Program = prog
 	}
 	args, argWords := texts[1:], words[1:]
+	if prog == "env" {
+		// env NAME=value runs its command under NAME: what env wraps
+		// inherits it.
+		for _, a := range args {
+			if name := sensitiveAssignment(a); name != "" {
+				sc.env = name
+			}
+		}
+	}
 	consumed := make([]bool, len(argWords))
 	var nested []func()
 
@@ -148,6 +157,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		}
 	}
 
+	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, sc)...)
 	if u.Wrapper != "" {
 		var runs []string
 		for k, c := range consumed {
@@ -193,6 +203,7 @@ func (w *walker) stripTransparent(words []*syntax.Word) []*syntax.Word {
 func (w *walker) nestedCommand(words []*syntax.Word, origin string, sc scope) func() {
 	return func() {
 		if in, ok := w.enter(sc, origin); ok {
+			in.env = sc.env // a wrapped command runs under its wrapper's environment
 			w.simple(words, words[0].Pos(), in)
 		}
 	}

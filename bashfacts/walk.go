@@ -13,6 +13,14 @@ type scope struct {
 	origin string
 	dir    Dir
 	depth  int
+	// stdin says where the statement's standard input comes from when it
+	// may carry a program (a pipe, a heredoc, a here-string).
+	stdin string
+	// env names a sensitive variable the command's own assignments set.
+	env string
+	// strictOnly marks what only strict mode evaluates: the commands of the
+	// wrappers it adds.
+	strictOnly bool
 }
 
 // walker collects the units and tokens of one source. A -c or eval payload
@@ -26,6 +34,9 @@ type walker struct {
 	// unitPos is where the simple command being walked starts; a payload
 	// taken from a flag's attached value is placed there.
 	unitPos Pos
+	// envSet names a sensitive variable an earlier statement set (PATH=…,
+	// export LD_PRELOAD=…): every later unit runs under it.
+	envSet string
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -47,6 +58,7 @@ func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	}
 	sc.depth++
 	sc.origin = origin
+	sc.stdin, sc.env = "", ""
 	return sc, true
 }
 
@@ -63,6 +75,9 @@ func (w *walker) stmts(list []*syntax.Stmt, sc scope) Dir {
 }
 
 func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
+	if in := stdinOf(st); in != "" {
+		sc.stdin = in
+	}
 	after := w.command(st.Cmd, sc)
 	w.redirects(st.Redirs, sc)
 	if st.Background || st.Coprocess || st.Disown {
@@ -93,7 +108,9 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 			return unknownDir
 		default: // pipeline stages are subshells: nothing leaks
 			w.stmt(c.X, sc)
-			w.stmt(c.Y, sc)
+			piped := sc
+			piped.stdin = "a pipe"
+			w.stmt(c.Y, piped)
 			return sc.dir
 		}
 	case *syntax.Subshell:
@@ -175,9 +192,13 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		}
 		return sc.dir
 	case *syntax.DeclClause:
-		w.compound(c, c.Variant.Value, sc)
+		u := w.compound(c, c.Variant.Value, sc)
 		for _, a := range c.Args {
 			w.substs(a, sc)
+			if a.Name != nil && a.Value != nil && sensitiveEnv(a.Name.Value) {
+				w.out.Units[u].Strict = "sets " + a.Name.Value + ", which changes what runs"
+				w.envSet = a.Name.Value
+			}
 		}
 		return sc.dir
 	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
@@ -223,11 +244,12 @@ func (w *walker) settled(n syntax.Node, sc scope) Dir {
 // index.
 func (w *walker) compound(n syntax.Node, kw string, sc scope) int {
 	w.out.Units = append(w.out.Units, Unit{
-		Text:     strings.TrimSpace(w.source(n)),
-		Pos:      w.pos(n.Pos()),
-		Origin:   sc.origin,
-		Program:  kw,
-		Compound: true,
+		Text:       strings.TrimSpace(w.source(n)),
+		Pos:        w.pos(n.Pos()),
+		Origin:     sc.origin,
+		Program:    kw,
+		Compound:   true,
+		StrictOnly: sc.strictOnly,
 	})
 	return len(w.out.Units) - 1
 }
@@ -260,6 +282,13 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 	for _, a := range c.Assigns {
 		w.substs(a, sc)
+		if a.Name != nil && sensitiveEnv(a.Name.Value) {
+			if len(c.Args) == 0 {
+				w.envSet = a.Name.Value // NAME=value alone: the rest runs under it
+			} else {
+				sc.env = a.Name.Value
+			}
+		}
 	}
 	for _, a := range c.Args {
 		w.substs(a, sc)
@@ -307,7 +336,8 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 }
 
 func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {
-	w.out.Tokens = append(w.out.Tokens, Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir})
+	w.out.Tokens = append(w.out.Tokens, Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir,
+		Pattern: strings.ContainsAny(v, "*?[") && w.globs(word), StrictOnly: sc.strictOnly})
 }
 
 // payload parses the program an opaque wrapper runs (D2) and walks it as
@@ -315,7 +345,7 @@ func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc s
 func (w *walker) payload(text string, at Pos, sc scope) {
 	f, err := parse(text)
 	if err != nil {
-		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true})
+		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true, StrictOnly: sc.strictOnly})
 		return
 	}
 	child := &walker{out: w.out, src: text, at: &at}

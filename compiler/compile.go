@@ -181,6 +181,7 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 	}
 	data["surfaces"] = surfaces
 	data["yolo"] = pol.Knobs.YoloMode
+	data["strict"] = pol.Knobs.Strict
 	return layer{"policy", sources, data}
 }
 

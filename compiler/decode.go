@@ -153,6 +153,8 @@ func decodePolicy(n *node, d *diags) Policy {
 			p.Permission = decodePermission(v, ordinaryRules, d)
 		case "yoloMode":
 			decodeBool(v, m.key, &k.YoloMode, d)
+		case "strict":
+			decodeBool(v, m.key, &k.Strict, d)
 		case "debugLog":
 			decodeBool(v, m.key, &k.DebugLog, d)
 		case "permissionReviewLog":

@@ -84,6 +84,10 @@ type Check struct {
 	Bare bool `json:"bare,omitempty"`
 	// At is where the value stands in the command (line:col), for bash.
 	At string `json:"at,omitempty"`
+	// Strict says why strict mode floors this check to ask; StrictOnly
+	// marks a check only strict mode decides (docs/strict.md).
+	Strict     string `json:"strict,omitempty"`
+	StrictOnly bool   `json:"strict_only,omitempty"`
 }
 
 // searchTools default their path to the working directory; every other
@@ -116,7 +120,7 @@ func Build(call Call, env Env) *Input {
 	case call.Tool == "mcp":
 		if a, ok := args["arguments"].(map[string]any); ok {
 			if p, ok := a["path"].(string); ok && p != "" {
-				in.Checks = append(in.Checks, env.pathCheck(p, cwd))
+				in.Checks = append(in.Checks, env.pathChecks(p, cwd)...)
 			}
 		}
 		targets := MCPTargets(args)
@@ -133,16 +137,24 @@ func Build(call Call, env Env) *Input {
 			in.Checks = append(in.Checks, Check{Surface: call.Tool, Forms: [][]string{{""}}})
 			break
 		}
-		pc := env.pathCheck(p, cwd)
+		pcs := env.pathChecks(p, cwd)
+		pc := pcs[0]
 		in.Checks = append(in.Checks, pc, Check{Surface: call.Tool, Value: pc.Value, Forms: pc.Forms, Error: pc.Error})
+		in.Checks = append(in.Checks, pcs[1:]...)
 	}
 	return in
 }
 
 // pathCheck gates one path on the path surface.
-func (e *Env) pathCheck(value, base string) Check {
+// pathChecks gates one path on the path surface: its check, then the
+// strict-only check of its directory spelling, if it names a directory.
+func (e *Env) pathChecks(value, base string) []Check {
 	f := e.PathForms(value, base)
-	return Check{Surface: "path", Value: value, Forms: f.groups(), Error: f.Err}
+	c := Check{Surface: "path", Value: value, Forms: f.groups(), Error: f.Err}
+	if d, ok := dirVariant(c, f); ok {
+		return []Check{c, d}
+	}
+	return []Check{c}
 }
 
 // groups are the spelling groups of a path for its check: the referenced

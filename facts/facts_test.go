@@ -97,7 +97,7 @@ func TestBuildChecks(t *testing.T) {
 		unreg    bool
 	}{
 		{"read gates path and read", facts.Call{Tool: "read", Input: map[string]any{"path": ".env"}}, []string{"path", "read"}, []string{".env", ".env"}, "", false},
-		{"ls defaults to the cwd", facts.Call{Tool: "ls", Input: map[string]any{}}, []string{"path", "ls"}, []string{".", "."}, "", false},
+		{"ls defaults to the cwd, a directory: strict mode also gates ./", facts.Call{Tool: "ls", Input: map[string]any{}}, []string{"path", "ls", "path"}, []string{".", ".", "./"}, "", false},
 		{"write without path", facts.Call{Tool: "write", Input: map[string]any{}}, []string{"write"}, []string{""}, "", false},
 		{"mcp arguments path", facts.Call{Tool: "mcp", Input: map[string]any{"tool": "fs:read", "arguments": map[string]any{"path": ".env"}}}, []string{"path", "mcp"}, []string{".env", "fs:read"}, "", false},
 		{"skill name", facts.Call{Tool: "skill", Input: map[string]any{"name": "librarian"}}, []string{"skill"}, []string{"librarian"}, "", false},

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -76,37 +77,89 @@ var errLinkLoop = errors.New("too many levels of symbolic links")
 // absent still resolves to that target (R14). A loop, or more than 40
 // links, is an error.
 func Canonical(fsys FS, p string) (string, error) {
+	c, _, err := canonical(fsys, p)
+	return c, err
+}
+
+// canonical is Canonical, also telling whether the path names a directory.
+func canonical(fsys FS, p string) (string, bool, error) {
 	parts := splitPath(p)
 	cur := "/"
 	links := 0
+	isDir := true // "/"
 	for i := 0; i < len(parts); i++ {
 		next := path.Join(cur, parts[i])
 		mode, err := fsys.Lstat(next)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				cur = next
+				cur, isDir = next, false
 				continue
 			}
-			return "", err
+			return "", false, err
 		}
 		if mode&fs.ModeSymlink == 0 {
-			cur = next
+			cur, isDir = next, mode.IsDir()
 			continue
 		}
 		if links++; links > maxLinks {
-			return "", errLinkLoop
+			return "", false, errLinkLoop
 		}
 		target, err := fsys.Readlink(next)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if !path.IsAbs(target) {
 			target = path.Join(cur, target)
 		}
 		parts = append(splitPath(path.Clean(target)), parts[i+1:]...)
-		cur, i = "/", -1
+		cur, i, isDir = "/", -1, true
 	}
-	return cur, nil
+	return cur, isDir, nil
+}
+
+// DirReader is a file system that can list a directory: what strict mode
+// needs to expand a glob as the shell would. OSFS and MapFS are both.
+type DirReader interface {
+	ReadDir(name string) ([]string, error)
+}
+
+// ReadDir lists the names in a directory.
+func (OSFS) ReadDir(name string) ([]string, error) {
+	entries, err := os.ReadDir(name)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, err
+}
+
+// ReadDir lists the names in a directory of the map.
+func (m MapFS) ReadDir(name string) ([]string, error) {
+	name = path.Clean(name)
+	if mode, err := m.Lstat(name); err != nil {
+		return nil, err
+	} else if !mode.IsDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	prefix := name + "/"
+	if name == "/" {
+		prefix = "/"
+	}
+	seen := map[string]bool{}
+	var names []string
+	for k := range m {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		child, _, _ := strings.Cut(rest, "/")
+		if !seen[child] {
+			seen[child] = true
+			names = append(names, child)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
 }
 
 func splitPath(p string) []string {

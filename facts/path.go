@@ -18,6 +18,8 @@ type Forms struct {
 	// Err is set when the canonical form could not be found (a link loop);
 	// the path then fails closed to ask.
 	Err string
+	// Dir is set when the path names a directory.
+	Dir bool
 }
 
 // PathForms computes the forms of value, a path as a tool call or a command
@@ -29,13 +31,14 @@ func (e *Env) PathForms(value, base string) Forms {
 		abs = path.Join(base, literal)
 	}
 	f := Forms{Referenced: dedupe(literal, abs, e.relative(abs))}
-	canon, err := Canonical(e.fs(), abs)
+	canon, isDir, err := canonical(e.fs(), abs)
 	if err != nil {
 		f.Err = err.Error()
 		f.Canonical = f.Referenced
 		return f
 	}
 	f.Canonical = dedupe(canon, e.relative(canon))
+	f.Dir = isDir
 	return f
 }
 

@@ -19,7 +19,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	var checks []Check
 	if st.WorkdirArgument != "" {
 		if wd, ok := args[st.WorkdirArgument].(string); ok && wd != "" {
-			c := e.pathCheck(wd, cwd)
+			c := e.pathChecks(wd, cwd)[0]
 			c.At = "workdir"
 			checks = append(checks, c)
 			base = e.absolute(wd, cwd)
@@ -48,6 +48,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		found = append(found, placed{u.Pos.Offset, Check{
 			Surface: "bash", Value: u.Text, Forms: [][]string{{u.Text}}, Origin: u.Origin,
 			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable, At: u.Pos.String(),
+			Strict: u.Strict, StrictOnly: u.StrictOnly,
 		}})
 	}
 	if len(bf.Units) == 0 {
@@ -55,7 +56,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		found = append(found, placed{0, Check{Surface: "bash", Value: whole, Forms: [][]string{{whole}}}})
 	}
 	for _, t := range bf.Tokens {
-		if c, ok := e.tokenCheck(t, base); ok {
+		for _, c := range e.tokenChecks(t, base) {
 			found = append(found, placed{t.Pos.Offset, c})
 		}
 	}
@@ -71,30 +72,55 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 // tokenCheck turns a path token into a path check. A bare name counts only
 // when it names something that exists; after a cd to an unknown place a
 // relative token keeps only its literal form.
-func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, bool) {
+func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 	dir, known := e.effectiveDir(t.Dir, base)
 	value := t.Value
 	relative := !path.IsAbs(homedir.Expand(value, e.Home))
 	if t.Bare {
 		if !known {
-			return Check{}, false
+			return Check{}, Forms{}, false
 		}
 		if _, err := e.fs().Lstat(path.Join(dir, value)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				return Check{Surface: "path", Value: value, Forms: [][]string{{value}}, Error: err.Error(), At: t.Pos.String()}, true
+				return Check{Surface: "path", Value: value, Forms: [][]string{{value}}, Error: err.Error(), At: t.Pos.String()}, Forms{}, true
 			}
-			return Check{}, false
+			return Check{}, Forms{}, false
 		}
 	}
-	c := Check{Surface: "path", Value: value, Bare: t.Bare, At: t.Pos.String()}
+	c := Check{Surface: "path", Value: value, Bare: t.Bare, At: t.Pos.String(), StrictOnly: t.StrictOnly}
 	if relative && !known {
 		lit := path.Clean(value)
 		c.Forms = [][]string{{lit}}
-		return c, true
+		return c, Forms{}, true
 	}
 	f := e.PathForms(value, dir)
 	c.Forms, c.Error = f.groups(), f.Err
-	return c, true
+	return c, f, true
+}
+
+// tokenChecks are a token's check and the strict-only checks strict mode
+// adds: its directory spelling, or, for a glob, what the glob matches.
+func (e *Env) tokenChecks(t bashfacts.Token, base string) []Check {
+	c, f, ok := e.tokenCheck(t, base)
+	var out []Check
+	if ok {
+		out = append(out, c)
+	}
+	if !t.Pattern {
+		if d, isDir := dirVariant(c, f); ok && isDir {
+			out = append(out, d)
+		}
+	} else if dir, known := e.effectiveDir(t.Dir, base); known {
+		out = append(out, e.globChecks(t, dir)...)
+	} else {
+		out = append(out, globFloor(t, "a cd to an unknown place came before it"))
+	}
+	if t.StrictOnly {
+		for i := range out {
+			out[i].StrictOnly = true
+		}
+	}
+	return out
 }
 
 // effectiveDir resolves a token's directory against base.

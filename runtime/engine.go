@@ -303,6 +303,7 @@ func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
 		)
 		for _, f := range [...]struct{ key, value string }{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
+			{"strict", c.Strict},
 		} {
 			if f.value != "" {
 				kv = append(kv, ast.Item(term(f.key), str(f.value)))
@@ -313,6 +314,9 @@ func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
 		}
 		if c.Bare {
 			kv = append(kv, ast.Item(term("bare"), ast.InternedTerm(true)))
+		}
+		if c.StrictOnly {
+			kv = append(kv, ast.Item(term("strict_only"), ast.InternedTerm(true)))
 		}
 		checks[i] = ast.ObjectTerm(kv...)
 	}

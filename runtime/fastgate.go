@@ -118,7 +118,7 @@ func (g *gate) hardGuard() (outcome, bool, error) {
 	}
 	for i := 0; i < g.checks.Len() && surfaces != nil; i++ {
 		c, ok := g.checks.Elem(i).Value.(ast.Object)
-		if !ok {
+		if !ok || (getBool(c, "strict_only") && !g.strict()) {
 			continue
 		}
 		m := surfaces.Get(term(getString(c, "surface")))
@@ -149,7 +149,7 @@ func (g *gate) hardGuard() (outcome, bool, error) {
 // r.outcomes[r.top]: the most restrictive outcome, the first on a tie.
 func (g *gate) resolve() (outcome, bool, error) {
 	agent, policy := g.agent, g.policy
-	r := resolver{fs: g.fs, agentFallback: get(agent, "fallback"), policyFallback: get(policy, "fallback")}
+	r := resolver{fs: g.fs, agentFallback: get(agent, "fallback"), policyFallback: get(policy, "fallback"), strict: g.strict()}
 	if s, ok := get(g.inp, "session").(ast.Object); ok {
 		r.layers[0], _ = get(s, "approvals").(ast.Object)
 	}
@@ -207,6 +207,9 @@ func (g *gate) faultFloor() (ast.Value, bool) {
 	}
 	return first, first != nil
 }
+
+// strict is gate.strict: the policy's "strict".
+func (g *gate) strict() bool { return getBool(g.policy, "strict") }
 
 // yolo is gate.yolo: yolo mode approves an ask that is not a fault.
 func (g *gate) yolo(o outcome) outcome {

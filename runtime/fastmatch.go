@@ -61,7 +61,7 @@ var terms = func() map[string]*ast.Term {
 		// the input document's keys and common values
 		"tool", "unregistered", "checks", "value", "origin", "at", "approvals", "hardguards", "surfaces",
 		"floors", "yolo", "matched", "hard-guard", "registry", "decisionFloor", "<unregistered-tool>",
-		"opaque", "indirection",
+		"opaque", "indirection", "strict", "strict_only", "<strict-floor>",
 		// the surfaces of the built-in tools
 		"bash", "path", "read", "write", "edit", "mcp", "skill", "task", "find", "grep", "ls", "glob", "list",
 	} {

@@ -6,7 +6,7 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // which it follows step for step: for each check the first layer with a
 // matching rule per spelling group (a bare name's catch-all skipped), the
 // most restrictive group, the error outcome, the fallback (none for the path
-// surface), and the wrapper and unparseable floors. It exists because OPA
+// surface), and the wrapper, unparseable and strict floors. It exists because OPA
 // spends microseconds per Rego expression and a bash call has about ten
 // checks; TestAgreement and TestFastPathAgreesOnWorkload hold it to the
 // Rego.
@@ -15,6 +15,7 @@ type resolver struct {
 	layers         [3]ast.Object
 	agentFallback  ast.Value
 	policyFallback ast.Value
+	strict         bool
 }
 
 // outcome is an outcome of regate.lib.checks and regate.lib.gate: the
@@ -32,11 +33,25 @@ type outcome struct {
 
 // outcome is checks.outcome: unit_floor(layered(…)); ok is false for null.
 func (r *resolver) outcome(i int, c ast.Object) (o outcome, ok bool, err error) {
+	if !r.strict && getBool(c, "strict_only") {
+		return outcome{}, false, nil
+	}
 	action, rule, layer, err := r.layered(i, c)
-	if err != nil || rule == nil {
+	if err != nil {
 		return outcome{}, false, err
 	}
-	return unitFloor(i, c, action, rule, layer), true, nil
+	if rule == nil {
+		if reason, ok := get(c, "strict").(ast.String); ok && r.strict {
+			// A strict reason on a path no rule matched still asks.
+			return outcome{action: "ask", rule: ast.NewObject(
+				item("pattern", term("<strict-floor>")),
+				item("pos", term("-")),
+				item("reason", ast.NewTerm(reason)),
+			), layer: "floor", i: i}, true, nil
+		}
+		return outcome{}, false, nil
+	}
+	return unitFloor(i, c, action, rule, layer, r.strict), true, nil
 }
 
 // layered is checks.layered: the most restrictive spelling group, the error
@@ -113,7 +128,7 @@ var layerNames = [3]string{"session", "agent", "policy"}
 var wrapperSentinels = map[string]string{"opaque": "<opaque-bash-wrapper>", "indirection": "<indirection-bash-wrapper>"}
 
 // unitFloor is checks.unit_floor.
-func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string) outcome {
+func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string, strict bool) outcome {
 	if sentinel, ok := wrapperSentinels[getString(c, "wrapper")]; ok && action == "allow" && layer != "session" {
 		floored := rule.Copy()
 		floored.Insert(term("pattern"), term(sentinel))
@@ -126,6 +141,15 @@ func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string
 			item("pos", ast.NewTerm(pos)),
 			item("reason", ast.StringTerm(getString(c, "reason"))),
 		), layer: "floor", i: i}
+	}
+	if reason, ok := get(c, "strict").(ast.String); ok && strict && action == "allow" && layer != "session" {
+		if pos := get(rule, "pos"); pos != nil {
+			return outcome{action: "ask", rule: ast.NewObject(
+				item("pattern", term("<strict-floor>")),
+				item("pos", ast.NewTerm(pos)),
+				item("reason", ast.NewTerm(reason)),
+			), layer: "floor", i: i}
+		}
 	}
 	return outcome{action: action, rule: rule, layer: layer, i: i}
 }

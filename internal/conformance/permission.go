@@ -119,10 +119,20 @@ func DecidePermission(ctx context.Context, pool *runtime.Pool, c *PermissionCase
 // environment and session, and returns it with the case's call. Extra
 // options (runtime.WithPureRego) come last.
 func (c *PermissionCase) Engine(ctx context.Context, pool *runtime.Pool, opts ...runtime.Option) (*runtime.Engine, facts.Call, error) {
+	return c.EngineWith(ctx, pool, nil, opts...)
+}
+
+// EngineWith is Engine with the compiled output edited first (a test turns
+// strict mode on this way). An edited output must not share a pool with
+// the unedited one: its hash is the same.
+func (c *PermissionCase) EngineWith(ctx context.Context, pool *runtime.Pool, edit func(*compiler.Output), opts ...runtime.Option) (*runtime.Engine, facts.Call, error) {
 	s := c.Setup()
 	out, err := compiler.Compile(s.Input, compiler.WithHome(s.Home))
 	if err != nil {
 		return nil, s.Call, err
+	}
+	if edit != nil {
+		edit(out)
 	}
 	opts = append([]runtime.Option{runtime.WithCwd(s.Cwd), runtime.WithFS(s.FS), runtime.WithPool(pool)}, opts...)
 	eng, err := runtime.New(ctx, out, opts...)

@@ -21,8 +21,9 @@ wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indire
 
 # resolve returns {"outcomes": one outcome (or null) per check, in order,
 # "top": the index of the most restrictive outcome, the first on a tie}.
-# ctx holds the layers' matchers by surface ("session", "agent", "policy")
-# and the fallbacks ("agent_fallback", "policy_fallback", null when absent).
+# ctx holds the layers' matchers by surface ("session", "agent", "policy"),
+# the fallbacks ("agent_fallback", "policy_fallback", null when absent) and
+# "strict": a check marked strict_only has no outcome without it.
 # top is undefined when no check has an outcome.
 resolve(checks, ctx) := {"outcomes": os, "top": top} if {
 	os := [o |
@@ -38,8 +39,15 @@ pick_index(os) := i if {
 	i := min({j | some j, o in os; o != null; severity[o.action] == top})
 }
 
-outcome(i, c, ctx) := unit_floor(c, layered(i, c, ctx)) if {
+outcome(i, c, ctx) := null if {
+	c.strict_only
+	not ctx.strict
+} else := unit_floor(c, layered(i, c, ctx), ctx) if {
 	layered(i, c, ctx)
+} else := {"action": "ask", "rule": {"pattern": "<strict-floor>", "pos": "-", "reason": c.strict}, "layer": "floor", "i": i} if {
+	# A strict reason on a path no rule matched still asks.
+	ctx.strict
+	c.strict
 } else := null
 
 # layered: each spelling group goes through the layers on its own, and the
@@ -83,16 +91,23 @@ fallback_outcome(i, ctx) := {"action": ctx.agent_fallback.action, "rule": ctx.ag
 
 # unit_floor: a wrapper's allow becomes ask with its sentinel (R9); a
 # command that could not be split into units asks unless a rule denies its
-# whole text (R8). The floors stand in for a person's look at the command,
-# so an approval that person gave for the session lifts them, as it lifts an
-# ordinary deny (R5); what a wrapper runs is still decided on its own.
-unit_floor(c, o) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
+# whole text (R8); in strict mode, a check with a strict reason (inline
+# code, an argument that runs code, …) asks too (docs/strict.md). The floors
+# stand in for a person's look at the command, so an approval that person
+# gave for the session lifts them, as it lifts an ordinary deny (R5); what a
+# wrapper runs is still decided on its own.
+unit_floor(c, o, ctx) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
 	o.action == "allow"
 	o.layer != "session"
 	wrapper_sentinels[c.wrapper]
 } else := {"action": "ask", "rule": {"pattern": "<unparseable-bash-command>", "pos": o.rule.pos, "reason": object.get(c, "reason", "")}, "layer": "floor", "i": o.i} if {
 	c.unparseable
 	o.action != "deny"
+	o.layer != "session"
+} else := {"action": "ask", "rule": {"pattern": "<strict-floor>", "pos": o.rule.pos, "reason": c.strict}, "layer": "floor", "i": o.i} if {
+	ctx.strict
+	c.strict
+	o.action == "allow"
 	o.layer != "session"
 } else := o
 

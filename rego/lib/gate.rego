@@ -8,7 +8,8 @@
 # own value, a bash unit) is resolved through the layers session approval,
 # agent, policy and fallback, and the most restrictive result wins, the
 # first in order on a tie (R13). Floors raise an allow to ask, and yolo mode
-# approves what is left asking.
+# approves what is left asking. In strict mode (the policy's "strict"),
+# strict-only checks count and strict reasons floor (docs/strict.md).
 #
 # Internally an outcome is {"action", "rule", "layer", "i"}: the rule object
 # that decided (or a sentinel standing for one) and the index of the check it
@@ -34,7 +35,7 @@ decide(inp, rules) := decide_sets(inp, {
 decide_sets(inp, rules) := unregistered(inp) if {
 	inp.unregistered
 } else := assemble(inp, h) if {
-	h := hard_guard(inp, rules.hardguards)
+	h := hard_guard(inp, rules.hardguards, strict(rules))
 } else := assemble(inp, yolo(rules.policy, floored(inp, rules, r.outcomes[r.top]))) if {
 	r := checks.resolve(inp.checks, layers(inp, rules))
 }
@@ -72,11 +73,12 @@ assemble(inp, o) := {
 # hard_guard is the first hard-guard match, in check order; the hard
 # guards' "*" (deny) answers for the first check when nothing else matched.
 # Without hard guards there is nothing to look up.
-hard_guard(inp, hg) := os[0] if {
+hard_guard(inp, hg, strict) := os[0] if {
 	hard_guards_exist(hg)
 	os := array.concat(
 		[o |
 			some i, c in inp.checks
+			decided(c, strict)
 			some f in c.forms
 			rule := match.best(hg.surfaces[c.surface], f)
 			o := {"action": "deny", "rule": rule, "layer": "hard-guard", "i": i}
@@ -84,6 +86,14 @@ hard_guard(inp, hg) := os[0] if {
 		[o | o := {"action": "deny", "rule": hg.fallback, "layer": "hard-guard", "i": 0}],
 	)
 }
+
+# decided: a strict-only check counts only in strict mode.
+decided(c, _) if not c.strict_only
+
+decided(c, true) if c.strict_only
+
+# strict is the policy's "strict" (docs/strict.md).
+strict(rules) := object.get(rules.policy, "strict", false) == true
 
 hard_guards_exist(hg) if count(hg.surfaces) > 0
 
@@ -95,6 +105,7 @@ layers(inp, rules) := {
 	"policy": object.get(rules.policy, "surfaces", {}),
 	"agent_fallback": object.get(rules.agent, "fallback", null),
 	"policy_fallback": object.get(rules.policy, "fallback", null),
+	"strict": strict(rules),
 }
 
 # Floors raise an allow to ask. A rule file that failed to load makes every

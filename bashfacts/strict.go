@@ -1,0 +1,609 @@
+package bashfacts
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Strict facts: what strict mode (docs/strict.md) floors to ask. They are
+// facts about the command, found whatever the policy says; the Rego library
+// applies them only when the policy sets "strict". Units a strict wrapper
+// runs are StrictOnly: decided in strict mode only, so that a policy
+// without it decides exactly as the spec says.
+
+// strictWrapper describes a program strict mode treats as a wrapper: the
+// command it runs is evaluated as in D2. inner returns the words of that
+// command (from, to), or a payload index (a one-word program, as -c takes),
+// or nothing when the command cannot be found in the arguments.
+type strictWrapper struct {
+	inner func(args []string) (from, to, payload int)
+}
+
+const none = -1
+
+// after returns the command after the options (valueShort, valueLong) and
+// operands.
+func after(valueShort string, valueLong map[string]bool, operands int) func([]string) (int, int, int) {
+	return func(args []string) (int, int, int) {
+		i := min(skipOptions(args, valueShort, valueLong)+operands, len(args))
+		if i >= len(args) {
+			return none, none, none
+		}
+		return i, len(args), none
+	}
+}
+
+// payloadFlag returns the word after one of flags (or attached with =) as
+// a payload, else the command after the options.
+func payloadFlag(flags []string, valueShort string, valueLong map[string]bool) func([]string) (int, int, int) {
+	rest := after(valueShort, valueLong, 0)
+	return func(args []string) (int, int, int) {
+		for i, a := range args {
+			for _, f := range flags {
+				if a == f && i+1 < len(args) {
+					return none, none, i + 1
+				}
+			}
+		}
+		return rest(args)
+	}
+}
+
+var strictWrappers = map[string]strictWrapper{
+	"busybox":     {after("", nil, 0)},
+	"ionice":      {after("cnpPut", set("--class", "--classdata", "--pid", "--pgid", "--uid"), 0)},
+	"chrt":        {after("TPD", set("--sched-runtime", "--sched-period", "--sched-deadline"), 1)},
+	"taskset":     {after("", nil, 1)},
+	"script":      {payloadFlag([]string{"-c", "--command"}, "cEIOBTtm", set("--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"))},
+	"su":          {payloadFlag([]string{"-c", "--command", "--session-command"}, "csgGwC", set("--command", "--session-command", "--shell", "--group", "--supp-group", "--whitelist-environment"))},
+	"runuser":     {payloadFlag([]string{"-c", "--command", "--session-command"}, "cugGsw", set("--command", "--session-command", "--user", "--group", "--supp-group", "--shell", "--whitelist-environment"))},
+	"pkexec":      {after("", set("--user"), 0)},
+	"strace":      {after("oepsuEabIOSXP", set("--output", "--expr", "--attach", "--string-limit", "--user", "--env", "--columns", "--trace", "--signal", "--status"), 0)},
+	"ltrace":      {after("oepsuEaAIlLnDFSxX", set("--output", "--library"), 0)},
+	"systemd-run": {after("upEMHd", set("--unit", "--property", "--description", "--slice", "--setenv", "--uid", "--gid", "--machine", "--host", "--working-directory", "--nice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property", "--socket-property", "--service-type", "--expand-environment"), 0)},
+	"at":          {func([]string) (int, int, int) { return none, none, none }},
+	"batch":       {func([]string) (int, int, int) { return none, none, none }},
+	"tmux":        {lastOperand},
+	"screen":      {after("ScehptTX", nil, 0)},
+	"trap": {func(args []string) (int, int, int) {
+		if len(args) > 0 && args[0] != "-p" && args[0] != "-l" && args[0] != "-" && args[0] != "--" {
+			return none, none, 0
+		}
+		return none, none, none
+	}},
+	"npx":  {payloadFlag([]string{"-c", "--call"}, "pc", set("--package", "--call"))},
+	"bunx": {after("p", set("--package"), 0)},
+}
+
+// lastOperand takes a tmux command's last word as the program it runs
+// (new-session 'cmd', send-keys 'cmd' Enter is close enough: strict mode
+// would rather evaluate too much).
+func lastOperand(args []string) (int, int, int) {
+	for i := len(args) - 1; i > 0; i-- {
+		if !strings.HasPrefix(args[i], "-") && args[i] != "Enter" && args[i] != "C-m" {
+			return none, none, i
+		}
+	}
+	return none, none, none
+}
+
+// packageRunners run a package's code: npm exec (x), pnpm dlx/exec, yarn
+// dlx; the command after the subcommand's options.
+var packageRunners = map[string]map[string]bool{
+	"npm":  set("exec", "x"),
+	"pnpm": set("dlx", "exec"),
+	"yarn": set("dlx"),
+}
+
+// interpreters read a program: from -c/-e style flags (inline), from stdin
+// when no script is named, or from a script file (not strict's business).
+// inline tells, for one option word, whether it carries inline code; value
+// lists the short options that take a value (so scanning stops there).
+type interpreter struct {
+	inline func(opt string) bool
+	value  string
+	// sub is a subcommand that evaluates its operand (deno eval).
+	sub string
+	// module is an option that runs a named module, not inline code
+	// (python -m).
+	module byte
+}
+
+func clusterHas(opt string, codes, values string) bool {
+	if strings.HasPrefix(opt, "--") || len(opt) < 2 || opt[0] != '-' {
+		return false
+	}
+	for _, c := range opt[1:] {
+		if strings.ContainsRune(codes, c) {
+			return true
+		}
+		if strings.ContainsRune(values, c) {
+			return false
+		}
+	}
+	return false
+}
+
+func longOrCluster(long []string, codes, values string) func(string) bool {
+	return func(opt string) bool {
+		name, _, _ := strings.Cut(opt, "=")
+		for _, l := range long {
+			if name == l {
+				return true
+			}
+		}
+		return clusterHas(opt, codes, values)
+	}
+}
+
+var interpreters = map[string]interpreter{
+	"python": {inline: longOrCluster(nil, "c", "WXm"), value: "WXm", module: 'm'},
+	"node":   {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
+	"nodejs": {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
+	"perl":   {inline: longOrCluster(nil, "eE", "IMmiFlx0dDV"), value: "IMmiFlx0dDV"},
+	"ruby":   {inline: longOrCluster([]string{"--eval"}, "e", "IrCEKxFT0W"), value: "IrCEKxFT0W"},
+	"php":    {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
+	"bun":    {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
+	"deno":   {inline: func(string) bool { return false }, sub: "eval"},
+	"lua":    {inline: longOrCluster(nil, "e", "l"), value: "l"},
+	"osascript": {inline: longOrCluster(nil, "e", ""), value: ""},
+	// Shells: -s reads the program from stdin; -c is already an opaque
+	// wrapper, except for shells the spec does not list.
+	"bash": {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
+	"sh":   {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
+	"dash": {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
+	"zsh":  {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
+	"ksh":  {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
+	"mksh": {inline: longOrCluster(nil, "cs", "oO"), value: "oO"},
+	"fish": {inline: longOrCluster([]string{"--command", "--init-command"}, "cC", ""), value: ""},
+}
+
+var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+
+// interpreterOf returns the interpreter a program name is.
+func interpreterOf(prog string) (interpreter, bool) {
+	if pythonName.MatchString(prog) {
+		return interpreters["python"], true
+	}
+	it, ok := interpreters[prog]
+	return it, ok
+}
+
+// inlineCode reports why an interpreter call runs code that is not in a
+// file: an inline flag, "-" (stdin), a subcommand that evaluates, or no
+// script operand while stdin is a pipe, a heredoc or a here-string.
+func inlineCode(prog string, args []string, stdin string) string {
+	it, ok := interpreterOf(prog)
+	if !ok {
+		return ""
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case it.module != 0 && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, it.module) > 0 && !it.inline(a):
+			return "" // a named module, as a script file
+		case it.sub != "" && a == it.sub:
+			return prog + " " + a + " runs code given inline"
+		case a == "-":
+			return prog + " reads its program from standard input"
+		case a == "--":
+			if i+1 < len(args) {
+				return ""
+			}
+			i = len(args)
+		case it.inline(a):
+			return prog + " " + a + " runs code given inline"
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if !strings.HasPrefix(a, "--") && it.value != "" && strings.ContainsRune(it.value, rune(a[len(a)-1])) {
+				i++ // the option's value
+			}
+		default:
+			return "" // a script file: what it does is the file's
+		}
+	}
+	if stdin != "" {
+		return prog + " reads its program from " + stdin
+	}
+	return ""
+}
+
+// sensitiveEnv reports a variable that changes what a command runs or
+// loads (PATH, LD_PRELOAD, BASH_ENV, PAGER, GIT_SSH_COMMAND, …).
+func sensitiveEnv(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "PAGER", "RIPGREP_CONFIG_PATH", "NODE_OPTIONS", "PROMPT_COMMAND",
+		"EDITOR", "VISUAL", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "MANPAGER", "GIT_PAGER", "ZDOTDIR":
+		return true
+	}
+	for _, p := range []string{"LD_", "LESS", "GIT_", "PYTHON", "PERL5", "DYLD_", "NPM_CONFIG_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sensitiveAssignment returns the variable of NAME=value (or of export's
+// and declare's NAME=value) when it is sensitive.
+func sensitiveAssignment(word string) string {
+	if !isAssignment(word) {
+		return ""
+	}
+	name, _, _ := strings.Cut(word, "=")
+	name = strings.TrimSuffix(name, "+")
+	if sensitiveEnv(name) {
+		return name
+	}
+	return ""
+}
+
+// codeArgument reports an argument that makes a read-only program run code
+// or write files.
+func codeArgument(prog string, args []string) string {
+	has := func(pred func(a string) bool) string {
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if pred(a) {
+				return a
+			}
+		}
+		return ""
+	}
+	flag := func(names ...string) func(string) bool {
+		return func(a string) bool {
+			name, _, _ := strings.Cut(a, "=")
+			for _, n := range names {
+				if name == n || (len(n) == 2 && n[0] == '-' && n[1] != '-' && strings.HasPrefix(a, n) && len(a) > 2) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	why := func(a, what string) string {
+		if a == "" {
+			return ""
+		}
+		return prog + " " + a + " " + what
+	}
+	switch prog {
+	case "sed", "gsed":
+		return sedScripts(args)
+	case "awk", "gawk", "mawk", "nawk":
+		return awkProgram(prog, args)
+	case "tar", "bsdtar", "gtar":
+		if a := has(flag("--to-command", "--checkpoint-action", "--use-compress-program", "--info-script", "--new-volume-script", "-I", "-F")); a != "" {
+			return why(a, "runs a command")
+		}
+		return why(has(func(a string) bool {
+			return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "IF")
+		}), "runs a command")
+	case "zip":
+		return why(has(flag("-TT", "--unzip-command")), "runs a command")
+	case "rg":
+		return why(has(func(a string) bool { return a == "--pre" || strings.HasPrefix(a, "--pre=") }), "runs a preprocessor command")
+	case "find":
+		return why(has(func(a string) bool {
+			switch a {
+			case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return true
+			}
+			return false
+		}), "deletes or writes files")
+	case "git":
+		if a := has(func(a string) bool { return a == "--output" || strings.HasPrefix(a, "--output=") }); a != "" {
+			return why(a, "writes a file")
+		}
+		// Global options come before the subcommand.
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+			if a == "-c" || a == "--config-env" || strings.HasPrefix(a, "--config-env=") || (strings.HasPrefix(a, "-c") && len(a) > 2) {
+				return why(a, "sets configuration that can run commands")
+			}
+		}
+	case "tree":
+		return why(has(flag("-o")), "writes a file")
+	case "ssh", "scp", "sftp":
+		for i, a := range args {
+			v := ""
+			switch {
+			case a == "-o" && i+1 < len(args):
+				v = args[i+1]
+			case strings.HasPrefix(a, "-o"):
+				v = a[2:]
+			default:
+				continue
+			}
+			key := strings.ToLower(strings.TrimSpace(strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ' ' })[0]))
+			if key == "proxycommand" || key == "localcommand" || key == "permitlocalcommand" || key == "knownhostscommand" {
+				return why("-o "+v, "runs a local command")
+			}
+		}
+	case "make", "gmake":
+		return why(has(flag("--eval", "-E")), "evaluates makefile text")
+	case "go":
+		return why(has(func(a string) bool {
+			name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+			return strings.HasPrefix(a, "-") && (name == "exec" || name == "-exec" || name == "toolexec" || name == "-toolexec")
+		}), "runs a command")
+	case "printf":
+		for i, a := range args {
+			if a == "-v" && i+1 < len(args) && strings.Contains(args[i+1], "[") {
+				return why("-v "+args[i+1], "evaluates a subscript")
+			}
+		}
+	}
+	return ""
+}
+
+// sedScripts finds e, w and W commands and the e and w flags of s in sed's
+// scripts (-e, --expression, or the first operand); -f reads a script regate
+// cannot see.
+func sedScripts(args []string) string {
+	var scripts []string
+	explicit := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-e" || a == "--expression":
+			explicit = true
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "--expression="):
+			explicit = true
+			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
+		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file="):
+			return "sed " + a + " runs a script regate cannot see"
+		case strings.HasPrefix(a, "-") && len(a) > 1 && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "ef"):
+			if strings.Contains(a, "f") {
+				return "sed " + a + " runs a script regate cannot see"
+			}
+			explicit = true
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a, "-"):
+		default:
+			if !explicit {
+				scripts = append(scripts, a)
+				explicit = true
+			}
+		}
+	}
+	for _, s := range scripts {
+		if c := sedRuns(s); c != "" {
+			return "sed script " + strconvQuote(s) + " " + c
+		}
+	}
+	return ""
+}
+
+// sedRuns scans one sed script for commands that run or write.
+func sedRuns(s string) string {
+	i := 0
+	for i < len(s) {
+		// Skip separators, blanks, addresses and negation.
+		for i < len(s) && strings.ContainsRune(" \t\n;{}!,$0123456789~+", rune(s[i])) {
+			i++
+		}
+		if i >= len(s) {
+			return ""
+		}
+		switch c := s[i]; c {
+		case '/', '\\':
+			i = skipDelimited(s, i) // an address /re/ or \cREc
+			continue
+		case 'e':
+			return "runs a shell command (e)"
+		case 'w', 'W':
+			return "writes a file (" + string(c) + ")"
+		case 's', 'y':
+			if i+1 >= len(s) {
+				return ""
+			}
+			d := s[i+1]
+			j := i + 2
+			for parts := 0; parts < 2 && j <= len(s); parts++ {
+				for j < len(s) && s[j] != d {
+					if s[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				j++
+			}
+			if j > len(s) {
+				return ""
+			}
+			for j < len(s) && !strings.ContainsRune(";\n}", rune(s[j])) {
+				if c == 's' && s[j] == 'e' {
+					return "runs the replacement as a command (s///e)"
+				}
+				if c == 's' && (s[j] == 'w' || s[j] == 'W') {
+					return "writes a file (s///w)"
+				}
+				j++
+			}
+			i = j
+		case 'a', 'i', 'c', 'r', 'R', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
+			// Text or a label or a file name up to the end of the line.
+			for i < len(s) && s[i] != '\n' && (c == 'a' || c == 'i' || c == 'c' || c == 'r' || c == 'R' || s[i] != ';') {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	return ""
+}
+
+// skipDelimited skips /re/ or \cREc starting at i.
+func skipDelimited(s string, i int) int {
+	d := s[i]
+	if d == '\\' {
+		if i+1 >= len(s) {
+			return len(s)
+		}
+		i++
+		d = s[i]
+	}
+	for i++; i < len(s) && s[i] != d; i++ {
+		if s[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// awkProgram finds system() and pipes in awk's program (the first operand,
+// unless -f names a file).
+func awkProgram(prog string, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || strings.HasPrefix(a, "--file"):
+			return prog + " " + a + " runs a program regate cannot see"
+		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if strings.Contains(a, "system(") || strings.Contains(a, "system (") {
+				return prog + " program calls system()"
+			}
+			for j := 0; j < len(a); j++ {
+				if a[j] == '|' && (j+1 >= len(a) || a[j+1] != '|') && (j == 0 || a[j-1] != '|') {
+					return prog + " program pipes to or from a command"
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+func strconvQuote(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "…"
+	}
+	return "'" + s + "'"
+}
+
+// expands reports a command word that is an expansion, a
+// glob or a brace: what runs cannot be known.
+func (w *walker) expands(word *syntax.Word) bool {
+	for _, p := range flattenQuotes(word.Parts) {
+		switch part := p.part.(type) {
+		case *syntax.Lit:
+			if !p.quoted && strings.ContainsAny(part.Value, "*?[{") {
+				return true
+			}
+		case *syntax.SglQuoted:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// globs reports a word with an unquoted glob character.
+func (w *walker) globs(word *syntax.Word) bool {
+	for _, p := range flattenQuotes(word.Parts) {
+		if lit, ok := p.part.(*syntax.Lit); ok && !p.quoted && strings.ContainsAny(lit.Value, "*?[") {
+			return true
+		}
+	}
+	return false
+}
+
+// strictFacts sets the strict reason of a simple command's unit and adds
+// the walks strict mode makes of what a wrapper it knows runs.
+func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Word, args []string, sc scope) []func() {
+	if u.Strict == "" && w.expands(words[0]) {
+		u.Strict = "the command name is not a literal, so what runs cannot be known"
+	}
+	if u.Strict == "" && sc.env != "" {
+		u.Strict = "runs with " + sc.env + " set, which changes what runs"
+	}
+	if u.Strict == "" && w.envSet != "" {
+		u.Strict = "runs after " + w.envSet + " was set, which changes what runs"
+	}
+	if u.Strict == "" {
+		u.Strict = inlineCode(prog, args, sc.stdin)
+	}
+	if u.Strict == "" {
+		u.Strict = codeArgument(prog, args)
+	}
+	if prog == "git" {
+		w.gitObjectPaths(args, argWords, sc)
+	}
+	from, to, payload := none, none, none
+	if sw, found := strictWrappers[prog]; found {
+		from, to, payload = sw.inner(args)
+	} else if subs := packageRunners[prog]; len(args) > 0 && subs[args[0]] {
+		if i := 1 + skipOptions(args[1:], "pc", set("--package", "--call")); i < len(args) {
+			from, to = i, len(args)
+		}
+	} else if (prog == "fish" || prog == "mksh") && shellPayload(args) >= 0 {
+		payload = shellPayload(args)
+	} else {
+		return nil
+	}
+	if u.Strict == "" {
+		u.Strict = prog + " runs another command"
+	}
+	strictSc := sc
+	strictSc.strictOnly = true
+	switch {
+	case payload >= 0 && payload < len(argWords):
+		return []func(){w.payloadOf(argWords[payload:payload+1], prog, strictSc)}
+	case from >= 0 && from < to:
+		return []func(){w.nestedCommand(argWords[from:to], "wrapped by "+prog, strictSc)}
+	}
+	return nil
+}
+
+// stdinOf says where a statement's standard input comes from when it may
+// carry a program: a heredoc or a here-string ("" otherwise).
+func stdinOf(st *syntax.Stmt) string {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			return "a heredoc"
+		case syntax.WordHdoc:
+			return "a here-string"
+		}
+	}
+	return ""
+}
+
+// gitObjectPaths gates the path of git show REV:path (and cat-file's) as a
+// path token strict mode checks: the file is read from the repository,
+// under the same rules as reading it from the work tree. The path is taken
+// relative to the working directory (git's is the repository root unless
+// it starts with ./), which is the same for a command run at the root.
+func (w *walker) gitObjectPaths(args []string, argWords []*syntax.Word, sc scope) {
+	i := skipOptions(args, "Cc", set("--git-dir", "--work-tree", "--namespace", "--config-env"))
+	if i >= len(args) || (args[i] != "show" && args[i] != "cat-file") {
+		return
+	}
+	strictSc := sc
+	strictSc.strictOnly = true
+	for j := i + 1; j < len(args); j++ {
+		a := args[j]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if _, p, ok := strings.Cut(a, ":"); ok && p != "" {
+			w.token(p, argWords[j], TokenArgument, false, strictSc)
+		}
+	}
+}
