@@ -139,15 +139,15 @@ func longOrCluster(long []string, codes, values string) func(string) bool {
 }
 
 var interpreters = map[string]interpreter{
-	"python": {inline: longOrCluster(nil, "c", "WXm"), value: "WXm", module: 'm'},
-	"node":   {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
-	"nodejs": {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
-	"perl":   {inline: longOrCluster(nil, "eE", "IMmiFlx0dDV"), value: "IMmiFlx0dDV"},
-	"ruby":   {inline: longOrCluster([]string{"--eval"}, "e", "IrCEKxFT0W"), value: "IrCEKxFT0W"},
-	"php":    {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
-	"bun":    {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
-	"deno":   {inline: func(string) bool { return false }, sub: "eval"},
-	"lua":    {inline: longOrCluster(nil, "e", "l"), value: "l"},
+	"python":    {inline: longOrCluster(nil, "c", "WXm"), value: "WXm", module: 'm'},
+	"node":      {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
+	"nodejs":    {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
+	"perl":      {inline: longOrCluster(nil, "eE", "IMmiFlx0dDV"), value: "IMmiFlx0dDV"},
+	"ruby":      {inline: longOrCluster([]string{"--eval"}, "e", "IrCEKxFT0W"), value: "IrCEKxFT0W"},
+	"php":       {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
+	"bun":       {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
+	"deno":      {inline: func(string) bool { return false }, sub: "eval"},
+	"lua":       {inline: longOrCluster(nil, "e", "l"), value: "l"},
 	"osascript": {inline: longOrCluster(nil, "e", ""), value: ""},
 	// Shells: -s reads the program from stdin; -c is already an opaque
 	// wrapper, except for shells the spec does not list.

@@ -95,10 +95,10 @@ type AutoReview struct {
 
 // Knobs are the runtime settings of policy.jsonc besides the permission map.
 type Knobs struct {
-	YoloMode               bool                 `json:"yoloMode"`
+	YoloMode bool `json:"yoloMode"`
 	// Strict floors to ask what the spec's rules would allow but that runs
 	// code or writes files under an innocent-looking program (docs/strict.md).
-	Strict bool `json:"strict"`
+	Strict                 bool                 `json:"strict"`
 	ShellTools             map[string]ShellTool `json:"shellTools,omitempty"`
 	AuthorizerChain        []string             `json:"authorizerChain"`
 	AutoReview             AutoReview           `json:"autoReview"`
