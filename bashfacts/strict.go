@@ -299,12 +299,14 @@ func codeArgument(prog string, args []string) string {
 			return why(a, "writes a file")
 		}
 		// Global options come before the subcommand.
-		for _, a := range args {
-			if !strings.HasPrefix(a, "-") {
-				break
-			}
-			if a == "-c" || a == "--config-env" || strings.HasPrefix(a, "--config-env=") || (strings.HasPrefix(a, "-c") && len(a) > 2) {
+		for i := 0; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+			switch a := args[i]; {
+			case a == "-c" || a == "--config-env" || strings.HasPrefix(a, "--config-env=") || (strings.HasPrefix(a, "-c") && len(a) > 2):
 				return why(a, "sets configuration that can run commands")
+			case a == "-p" || a == "--paginate":
+				return why(a, "runs the configured pager")
+			case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+				i++ // the option's value
 			}
 		}
 	case "tree":

@@ -92,6 +92,8 @@ func TestStrictFloors(t *testing.T) {
 		{"argument", `git --output=x.txt diff`, "ask"},
 		{"argument", `git -c core.pager='sh -c id' log`, "ask"},
 		{"argument", `git --config-env=core.editor=X commit`, "ask"},
+		{"argument", `git --paginate log`, "ask"},
+		{"argument", `git -C repo -c core.pager=id log`, "ask"},
 		{"argument", `tree -o out.txt`, "ask"},
 		{"argument", `ssh -o ProxyCommand='sh -c id' host`, "ask"},
 		{"argument", `make --eval='all: ; id'`, "ask"},
@@ -150,7 +152,7 @@ func TestStrictKeepsPlainCommands(t *testing.T) {
 	for _, cmd := range []string{
 		`git status`, `ls -la src`, `python3 script.py`, `python3 -m pytest`, `node app.js`, `sed -n '1,5p' f`,
 		`sed 's/e/E/g' f`, `awk '$1 > 1 || $2 < 3 { print }' f`, `find . -name '*.go'`, `FOO=1 make`, `cat a.go src/*.go`,
-		`tar -czf out.tgz src`, `git show HEAD:a.go`, `perl -I lib script.pl`,
+		`tar -czf out.tgz src`, `git show HEAD:a.go`, `perl -I lib script.pl`, `git log -p`,
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
 		if err != nil || d.Action != "allow" {
