@@ -322,7 +322,11 @@ func codeArgument(prog string, args []string) string {
 			default:
 				continue
 			}
-			key := strings.ToLower(strings.TrimSpace(strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ' ' })[0]))
+			fields := strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ' ' || r == '\t' })
+			if len(fields) == 0 {
+				continue
+			}
+			key := strings.ToLower(fields[0])
 			if key == "proxycommand" || key == "localcommand" || key == "permitlocalcommand" || key == "knownhostscommand" {
 				return why("-o "+v, "runs a local command")
 			}

@@ -340,4 +340,6 @@ EOF`,
 	`git show HEAD~1:secrets/.env`,
 	`git -C repo cat-file -p main:config/prod.key`,
 	`git show --stat HEAD`,
+	`ssh -o '' host`,
+	`ssh -o= host`,
 }
