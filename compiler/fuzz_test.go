@@ -66,3 +66,22 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzApprovals compiles any session approval: never a panic; an approval
+// with a surface compiles or is refused with an error, never silently
+// dropped; one without a surface is refused.
+func FuzzApprovals(f *testing.F) {
+	for _, s := range [][2]string{{"bash", "make deploy"}, {"path", "~/.ssh/*"}, {"mcp", "github:*"}, {"", "x"},
+		{"bash", "*"}, {"bash", "**"}, {"path", "[a-"}, {"read", "~"}, {"bash", "a\x00b"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, surface, pattern string) {
+		m, err := compiler.CompileApprovals([]compiler.Approval{{Surface: surface, Pattern: pattern}}, "/home/u")
+		switch {
+		case surface == "" && err == nil:
+			t.Fatal("an approval without a surface compiled")
+		case err == nil && m[surface] == nil:
+			t.Fatalf("approval %q %q compiled to nothing: %v", surface, pattern, m)
+		}
+	})
+}

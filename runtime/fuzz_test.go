@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"unicode/utf8"
 
@@ -58,6 +59,55 @@ func FuzzDecide(f *testing.F) {
 		case "allow", "ask", "deny":
 		default:
 			t.Fatalf("%q: action %q", cmd, d.Action)
+		}
+	})
+}
+
+// FuzzCall decides any tool call, given as the JSON a host sends ({"tool",
+// "input", "agent", "registered"}), under the bundled default policy and
+// its agents: never a Go error for a call that decodes, always allow, ask or
+// deny, and the Go fast path agreeing with the pure Rego stock OPA runs.
+func FuzzCall(f *testing.F) {
+	for _, c := range workload.Calls(workload.Seed, 100) {
+		b, _ := json.Marshal(c)
+		f.Add(string(b))
+	}
+	for _, s := range []string{`{}`, `{"tool":""}`, `{"tool":"read","input":{"path":7}}`, `{"tool":"mcp","input":{"tool":{}}}`,
+		`{"tool":"skill","input":{"name":null}}`, `{"tool":"write","input":{"path":"~/.ssh/../.ssh/x"},"registered":["read"]}`,
+		`{"tool":"ls","input":{"path":"/home/u/.ssh"},"agent":"my-agent"}`, `{"tool":"bash","input":{"command":["ls"]}}`} {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "default.jsonc", Data: policies.Default()}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/.env": "file", "/home/u/repo/link": "link:/home/u/.ssh"}
+	var engines []*runtime.Engine
+	for _, opts := range [][]runtime.Option{nil, {runtime.WithPureRego()}} {
+		e, err := runtime.New(ctx, out, append([]runtime.Option{runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithCacheSize(0)}, opts...)...)
+		if err != nil {
+			f.Fatal(err)
+		}
+		engines = append(engines, e)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var call facts.Call
+		if json.Unmarshal([]byte(raw), &call) != nil {
+			t.Skip()
+		}
+		fast, errF := engines[0].Decide(ctx, call)
+		pure, errP := engines[1].Decide(ctx, call)
+		if errF != nil || errP != nil {
+			t.Fatalf("%s: %v / %v", raw, errF, errP)
+		}
+		switch fast.Action {
+		case "allow", "ask", "deny":
+		default:
+			t.Fatalf("%s: action %q", raw, fast.Action)
+		}
+		if fast != pure {
+			t.Fatalf("%s:\n fast %+v\n pure %+v", raw, fast, pure)
 		}
 	})
 }

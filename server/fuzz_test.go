@@ -1,0 +1,64 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/server"
+)
+
+// FuzzRequest sends any body to the decision and approval endpoints: never
+// a panic; a 200 carries a decision that is allow, ask or deny; anything
+// else carries no result (the host blocks); approvals answer 204 or 400.
+func FuzzRequest(f *testing.F) {
+	for _, c := range workload.Calls(workload.Seed, 50) {
+		b, _ := json.Marshal(map[string]any{"input": c})
+		f.Add(string(b))
+	}
+	for _, s := range []string{``, `{}`, `{"input": null}`, `{"input": {"tool": 7}}`, `{"surface": "bash", "pattern": "make"}`,
+		`{"input": {"tool": "bash", "input": {"command": "ls"}, "session": "s1", "cwd": "relative"}}`, `[`, `{"input": {}} trailing`} {
+		f.Add(s)
+	}
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "default.jsonc", Data: policies.Default()}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := server.New(server.Config{Initial: out, Compile: func() (*compiler.Output, error) { return out, nil }, Cwd: "/repo"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	h := s.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/data/regate/decision", strings.NewReader(body)))
+		var resp map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &resp)
+		r, _ := resp["result"].(map[string]any)
+		if rec.Code == http.StatusOK {
+			switch r["action"] {
+			case "allow", "ask", "deny":
+			default:
+				t.Fatalf("%q: 200 with result %v", body, resp)
+			}
+		} else if r != nil {
+			t.Fatalf("%q: status %d with a result %v", body, rec.Code, r)
+		}
+		// A fresh server for the approval, so that approvals do not pile up
+		// in one session over a long run.
+		fresh, err := server.New(server.Config{Initial: out, Compile: func() (*compiler.Output, error) { return out, nil }, Cwd: "/repo"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec = httptest.NewRecorder()
+		fresh.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/sessions/fuzz/approvals", strings.NewReader(body)))
+		if rec.Code != http.StatusNoContent && rec.Code != http.StatusBadRequest {
+			t.Fatalf("%q: approvals answered %d", body, rec.Code)
+		}
+	})
+}
