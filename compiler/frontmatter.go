@@ -29,13 +29,13 @@ func parseAgent(file string, src []byte, d *diags) *Agent {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(body, &doc); err != nil {
 		line, msg := yamlErrorLine(err)
-		d.errorf(Pos{File: file, Line: startLine + line - 1, Col: 1}, CodeFrontmatter, "%s", msg)
+		d.errorf(Pos{File: file, Line: clampLine(startLine+line-1, startLine, body), Col: 1}, CodeFrontmatter, "%s", msg)
 		return nil
 	}
 	if len(doc.Content) == 0 {
 		return a
 	}
-	conv := yamlConv{file: file, lineOffset: startLine - 1, d: d}
+	conv := yamlConv{file: file, lineOffset: startLine - 1, lastLine: clampLine(1<<30, startLine, body), d: d}
 	n := conv.value(doc.Content[0], 0)
 	if n == nil || d.failed() {
 		return nil
@@ -96,11 +96,19 @@ func yamlErrorLine(err error) (int, string) {
 type yamlConv struct {
 	file       string
 	lineOffset int
+	lastLine   int
 	d          *diags
 }
 
 func (c yamlConv) pos(n *yaml.Node) Pos {
-	return Pos{File: c.file, Line: n.Line + c.lineOffset, Col: n.Column}
+	return Pos{File: c.file, Line: min(n.Line+c.lineOffset, c.lastLine), Col: max(n.Column, 1)}
+}
+
+// clampLine keeps a YAML line inside the frontmatter: YAML also breaks
+// lines at a lone \r, which the file's line count (by \n) does not.
+func clampLine(line, startLine int, body []byte) int {
+	last := startLine + bytes.Count(body, []byte("\n"))
+	return max(startLine, min(line, last))
 }
 
 // value converts a YAML node to a node. The frontmatter grammar is minimal:

@@ -80,6 +80,9 @@ func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
 // generated modules are parsed, compiled and prepared once here, never at
 // decision time.
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
+	if err := checkShape(out); err != nil {
+		return nil, err
+	}
 	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, out: out, cacheN: DefaultCacheSize}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
@@ -191,6 +194,10 @@ func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) 
 // DecideFacts decides a call whose facts the host built itself (with
 // Engine.Facts or facts.Build).
 func (e *Engine) DecideFacts(ctx context.Context, in *facts.Input) (Decision, error) {
+	if err := ctx.Err(); err != nil {
+		// A cancelled call is not decided: the host blocks it.
+		return Decision{}, fmt.Errorf("runtime: %w", err)
+	}
 	approvals, revision := e.session.current()
 	var key string
 	if e.cache != nil {
