@@ -125,4 +125,3 @@ func TestFaults(t *testing.T) {
 		})
 	}
 }
-
