@@ -3,6 +3,7 @@ package compiler_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,6 +54,8 @@ var badInputs = []struct {
 	{"shell tool without command argument", "policy", `{"shellTools": {"x": {}}, "permission": {"*": "allow"}}`, compiler.CodeMissingField, "policy.jsonc:1:22", compiler.SeverityError, "ask", "<invalid-policy>"},
 	{"decisionFloor other than ask", "policy", `{"shellTools": {"x": {"commandArgument": "c", "decisionFloor": "allow"}}, "permission": {"*": "allow"}}`, compiler.CodeUnknownAction, "policy.jsonc:1:64", compiler.SeverityError, "ask", "<invalid-policy>"},
 	{"non-string reason", "policy", `{"permission": {"*": "allow", "path": {"*.pem": {"action": "deny", "reason": 7}}}}`, compiler.CodeReasonType, "policy.jsonc:1:78", compiler.SeverityWarning, "allow", "*"},
+	{"pattern too long", "policy", `{"permission": {"*": "allow", "bash": {"` + strings.Repeat("x", compiler.MaxPatternLength+1) + `": "allow"}}}`, compiler.CodePatternTooLong, "policy.jsonc:1:40", compiler.SeverityError, "ask", "<invalid-policy>"},
+	{"too many rules", "policy", tooManyRules(), compiler.CodeTooManyRules, fmt.Sprintf("policy.jsonc:%d:2", compiler.MaxRules+2), compiler.SeverityError, "ask", "<invalid-policy>"},
 	{"out of range knob", "policy", `{"autoReview": {"maxAttempts": 9}, "permission": {"*": "allow"}}`, compiler.CodeOutOfRange, "policy.jsonc:1:32", compiler.SeverityError, "ask", "<invalid-policy>"},
 }
 
@@ -104,4 +107,15 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tooManyRules is a policy with one rule more than MaxRules, one a line.
+func tooManyRules() string {
+	var b strings.Builder
+	b.WriteString(`{"permission": {"*": "allow", "bash": {` + "\n")
+	for i := range compiler.MaxRules + 1 {
+		fmt.Fprintf(&b, " \"t%d *\": \"allow\",\n", i)
+	}
+	b.WriteString(` "x": "allow"}}}`)
+	return b.String()
 }

@@ -17,6 +17,7 @@ const (
 // a value that cannot be read is left out.
 func decodePermission(n *node, mode ruleMode, d *diags) Permission {
 	var p Permission
+	rules := 0
 	if !expectKind(n, kindObject, "permission", d) {
 		return p
 	}
@@ -41,6 +42,14 @@ func decodePermission(n *node, mode ruleMode, d *diags) Permission {
 			s.Shorthand = true
 		case kindObject:
 			for _, pm := range m.val.members {
+				if len(pm.key) > MaxPatternLength {
+					d.errorf(pm.keyPos, CodePatternTooLong, "pattern of %d bytes under %q; a pattern may have at most %d", len(pm.key), m.key, MaxPatternLength)
+					continue
+				}
+				if rules++; rules > MaxRules {
+					d.errorf(pm.keyPos, CodeTooManyRules, "more than %d rules in one file; split the policy or use wildcards", MaxRules)
+					return p
+				}
 				r, ok := decodeRuleValue(pm.val, pm.key, mode, d)
 				if !ok {
 					continue

@@ -57,6 +57,8 @@ const (
 	CodeAutoReviewPair   = "autoreview_provider_model"
 	CodeInvalidGlob      = "invalid_glob"
 	CodeWidens           = "delegation_widens"
+	CodePatternTooLong   = "pattern_too_long"
+	CodeTooManyRules     = "too_many_rules"
 )
 
 // Error is one positioned diagnostic. Code is a stable string from the

@@ -10,6 +10,15 @@ import (
 // (and its layer fails closed) rather than half-read.
 const MaxFileSize = 4 << 20
 
+// MaxRules bounds the rules of one permission map (all surfaces), and
+// MaxPatternLength one pattern, in bytes. Past either, the file has an
+// error and its layer fails closed. Both are far above any policy written
+// by hand: the benchmarks compile 10,000 rules.
+const (
+	MaxRules         = 100_000
+	MaxPatternLength = 4096
+)
+
 // maxDepth bounds the nesting of a rule document; policy documents are at
 // most four levels deep, so anything past this is not a policy.
 const maxDepth = 64

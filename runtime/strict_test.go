@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -158,5 +160,23 @@ func TestStrictKeepsPlainCommands(t *testing.T) {
 		if err != nil || d.Action != "allow" {
 			t.Errorf("%s: %+v, %v; want allow", cmd, d, err)
 		}
+	}
+}
+
+// TestStrictGlobLimit: a glob matching more paths than strict mode expands
+// asks instead.
+func TestStrictGlobLimit(t *testing.T) {
+	fsys := facts.MapFS{}
+	for i := range 300 {
+		fsys[fmt.Sprintf("/home/u/repo/f%03d.txt", i)] = "file"
+	}
+	e := newEngine(t, `{"strict": true, `+strictRules+`}`, runtime.WithFS(fsys))
+	d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": "cat *.txt"}})
+	if err != nil || d.Action != "ask" || !strings.Contains(d.Reason, "more than 256") {
+		t.Fatalf("%+v, %v", d, err)
+	}
+	d, err = e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": "cat f00*.txt"}})
+	if err != nil || d.Action != "allow" {
+		t.Fatalf("ten matches: %+v, %v", d, err)
 	}
 }

@@ -130,6 +130,15 @@ func TestReload(t *testing.T) {
 	if _, out := post(t, ts, "/v1/data/regate/decision", body, ""); action(out) != "allow" {
 		t.Fatalf("after a good edit: %v", out)
 	}
+	// A file caught half-written (replaced mid-read) is a broken edit too.
+	good, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, good[:len(good)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.Reload()
+	if _, out := post(t, ts, "/v1/data/regate/decision", body, ""); action(out) != "allow" {
+		t.Fatalf("after a half-written file the last good policy decides: %v", out)
+	}
 	if err := os.WriteFile(path, []byte(`{"permission": {"bash": {"make": "maybe"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"github.com/regate/regate/hosts"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,4 +30,18 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// TestHookInputLimit: a hook input past maxHookInput is refused with the
+// host's block, not read on.
+func TestHookInputLimit(t *testing.T) {
+	codec, err := hosts.Lookup("claude", hosts.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.NewReader(`{"tool_name": "Bash", "tool_input": {"command": "` + strings.Repeat("a", maxHookInput) + `"}}`)
+	ans := runHook(context.Background(), &hookParams{state: stateFlags{off: true}}, codec, big, io.Discard)
+	if ans.Exit != 2 || !strings.Contains(ans.Stderr, "over") {
+		t.Fatalf("answer %+v", ans)
+	}
 }
