@@ -232,3 +232,21 @@ func TestSessionApprovalLiftsWrapperFloor(t *testing.T) {
 		t.Fatalf("the wrapped command must still be decided: %+v", d)
 	}
 }
+
+// TestNoOutcomeIsTheFaultDefault: when no check has an outcome, the fast
+// query's fault decision is exactly permission.rego's default, a deny.
+func TestNoOutcomeIsTheFaultDefault(t *testing.T) {
+	in := &facts.Input{Tool: "x", Checks: []facts.Check{{Surface: "path", Value: "/a", Forms: [][]string{{"/a"}}}}}
+	var got []runtime.Decision
+	for _, opts := range [][]runtime.Option{nil, {runtime.WithPureRego()}} {
+		e := newEngine(t, `{"permission": {"read": "allow"}}`, opts...)
+		d, err := e.DecideFacts(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, d)
+	}
+	if got[0] != got[1] || got[0].Action != "deny" || got[0].Matched != "<no-decision>" {
+		t.Fatalf("fast %+v\npure %+v", got[0], got[1])
+	}
+}
