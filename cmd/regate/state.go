@@ -28,15 +28,7 @@ func (s *stateFlags) open(w io.Writer) *statedir.Dir {
 	if s.off {
 		return nil
 	}
-	root := s.dir
-	if root == "" {
-		var err error
-		if root, err = statedir.DefaultRoot(); err != nil {
-			fmt.Fprintf(w, "regate: no state folder, so nothing is cached: %v\n", err)
-			return nil
-		}
-	}
-	d, err := statedir.Open(root)
+	d, err := s.dirAt()
 	if err != nil {
 		fmt.Fprintf(w, "regate: no state folder, so nothing is cached: %v\n", err)
 		return nil
@@ -44,19 +36,24 @@ func (s *stateFlags) open(w io.Writer) *statedir.Dir {
 	return d
 }
 
+// dirAt opens the folder --state-dir names, else the default one.
+func (s *stateFlags) dirAt() (*statedir.Dir, error) {
+	root := s.dir
+	if root == "" {
+		var err error
+		if root, err = statedir.DefaultRoot(); err != nil {
+			return nil, err
+		}
+	}
+	return statedir.Open(root)
+}
+
 // required opens the state folder for a command that exists to use it.
 func (s *stateFlags) required() (*statedir.Dir, error) {
 	if s.off {
 		return nil, withCode(exitUsage, fmt.Errorf("--no-state leaves nothing to record approvals in"))
 	}
-	root := s.dir
-	if root == "" {
-		var err error
-		if root, err = statedir.DefaultRoot(); err != nil {
-			return nil, withCode(exitFault, err)
-		}
-	}
-	d, err := statedir.Open(root)
+	d, err := s.dirAt()
 	if err != nil {
 		return nil, withCode(exitFault, err)
 	}
