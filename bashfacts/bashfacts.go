@@ -1,9 +1,10 @@
 package bashfacts
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -145,8 +146,8 @@ func Extract(src string) (*Facts, error) {
 	}
 	// Source order (R13): left to right; at the same place, what was found
 	// first, which is the enclosing unit before the units nested in it.
-	sort.SliceStable(w.out.Units, func(i, j int) bool { return w.out.Units[i].Pos.Offset < w.out.Units[j].Pos.Offset })
-	sort.SliceStable(w.out.Tokens, func(i, j int) bool { return w.out.Tokens[i].Pos.Offset < w.out.Tokens[j].Pos.Offset })
+	slices.SortStableFunc(w.out.Units, func(a, b Unit) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
+	slices.SortStableFunc(w.out.Tokens, func(a, b Token) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
 	return w.out, nil
 }
 

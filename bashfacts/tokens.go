@@ -68,6 +68,10 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 		if strings.Contains(t, "://") || isAssignment(t) {
 			continue
 		}
+		if !strings.Contains(t, "{") { // no braces: the word is its one token
+			w.token(t, word, TokenArgument, !pathShaped(t), sc)
+			continue
+		}
 		for _, v := range braceExpand(word, t) {
 			w.token(v, word, TokenArgument, !pathShaped(v), sc)
 		}

@@ -260,6 +260,9 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 	if n == nil || w.err != nil {
 		return
 	}
+	if word, ok := n.(*syntax.Word); ok && staticWord(word) {
+		return // nothing to walk: spares the walk and its closure
+	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
@@ -277,6 +280,19 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 		}
 		return true
 	})
+}
+
+// staticWord reports whether a word is only literal and single-quoted
+// parts, which hold no substitution.
+func staticWord(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {

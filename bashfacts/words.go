@@ -12,6 +12,12 @@ import (
 // literal parts give their value, every expansion keeps its source text, and
 // dynamic reports whether there was one.
 func (w *walker) wordText(word *syntax.Word) (text string, dynamic bool) {
+	if len(word.Parts) == 1 {
+		// Most words are one literal part: its text needs no buffer.
+		if t, ok := singlePartText(word.Parts[0]); ok {
+			return t, false
+		}
+	}
 	var b strings.Builder
 	for _, part := range word.Parts {
 		if w.partText(&b, part, false) {
@@ -19,6 +25,27 @@ func (w *walker) wordText(word *syntax.Word) (text string, dynamic bool) {
 		}
 	}
 	return b.String(), dynamic
+}
+
+// singlePartText is partText for the static parts whose text is a
+// substring or unescaped copy of one value.
+func singlePartText(part syntax.WordPart) (string, bool) {
+	switch p := part.(type) {
+	case *syntax.Lit:
+		return unescapeBare(p.Value), true
+	case *syntax.SglQuoted:
+		if !p.Dollar {
+			return p.Value, true
+		}
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 0 {
+			return "", true
+		}
+		if lit, ok := p.Parts[0].(*syntax.Lit); ok && len(p.Parts) == 1 {
+			return unescapeDouble(lit.Value), true
+		}
+	}
+	return "", false
 }
 
 func (w *walker) partText(b *strings.Builder, part syntax.WordPart, quoted bool) (dynamic bool) {
@@ -58,6 +85,9 @@ func (w *walker) literal(word *syntax.Word) (string, bool) {
 // quoted or not ("$HOME/.ssh", "$HOME"/.ssh, ${HOME}/x), and returns the
 // word as written without quotes ("$HOME/.ssh") for the caller to expand.
 func (w *walker) homeForm(word *syntax.Word) (string, bool) {
+	if !startsWithParam(word.Parts) {
+		return "", false
+	}
 	parts := flattenQuotes(word.Parts)
 	pe, ok := parts[0].part.(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Param.Value != "HOME" || pe.Exp != nil || pe.Slice != nil ||
@@ -79,6 +109,23 @@ func (w *walker) homeForm(word *syntax.Word) (string, bool) {
 	} else {
 		return head + r, true
 	}
+}
+
+// startsWithParam reports whether a word opens with a parameter
+// expansion, quoted or not: the cheap test before homeForm's.
+func startsWithParam(parts []syntax.WordPart) bool {
+	if len(parts) == 0 {
+		return false
+	}
+	first := parts[0]
+	if dq, ok := first.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) == 0 {
+			return false
+		}
+		first = dq.Parts[0]
+	}
+	_, ok := first.(*syntax.ParamExp)
+	return ok
 }
 
 type quotedPart struct {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/regate/regate/bashfacts"
@@ -39,32 +39,40 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	if err != nil {
 		return append(checks, Check{Surface: "bash", Value: whole, Forms: [][]string{{whole}}, Unparseable: true, Reason: err.Error()})
 	}
-	type placed struct {
-		offset int
-		check  Check
-	}
-	var found []placed
-	for _, u := range bf.Units {
-		found = append(found, placed{u.Pos.Offset, Check{
-			Surface: "bash", Value: u.Text, Forms: [][]string{{u.Text}}, Origin: u.Origin,
-			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable, At: u.Pos.String(),
-			Strict: u.Strict, StrictOnly: u.StrictOnly,
-		}})
-	}
-	if len(bf.Units) == 0 {
+	// Units and tokens each come in source order; merged, a unit goes
+	// before a token at the same offset, so an enclosing unit comes before
+	// what is nested in it (R13).
+	units, tokens := bf.Units, bf.Tokens
+	wholeUnit := len(units) == 0
+	if wholeUnit {
 		// Empty, blank or comment-only: the whole text is the unit (R8).
-		found = append(found, placed{0, Check{Surface: "bash", Value: whole, Forms: [][]string{{whole}}}})
+		units = []bashfacts.Unit{{Text: whole}}
 	}
-	for _, t := range bf.Tokens {
-		for _, c := range e.tokenChecks(t, base) {
-			found = append(found, placed{t.Pos.Offset, c})
+	checks = slices.Grow(checks, len(units)+len(tokens))
+	// Each unit's one form is its text: the forms of all units share two
+	// blocks, which spares two allocations a unit.
+	texts := make([]string, len(units))
+	forms := make([][]string, len(units))
+	i, j := 0, 0
+	for i < len(units) || j < len(tokens) {
+		if j < len(tokens) && (i == len(units) || tokens[j].Pos.Offset < units[i].Pos.Offset) {
+			checks = e.appendTokenChecks(checks, tokens[j], base)
+			j++
+			continue
 		}
-	}
-	// Source order: left to right, an enclosing unit (found first at the
-	// same offset) before what is nested in it (R13).
-	sort.SliceStable(found, func(i, j int) bool { return found[i].offset < found[j].offset })
-	for _, p := range found {
-		checks = append(checks, p.check)
+		u := units[i]
+		texts[i] = u.Text
+		forms[i] = texts[i : i+1 : i+1]
+		c := Check{
+			Surface: "bash", Value: u.Text, Forms: forms[i : i+1 : i+1], Origin: u.Origin,
+			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable,
+			Strict: u.Strict, StrictOnly: u.StrictOnly,
+		}
+		if !wholeUnit {
+			c.At = u.Pos.String()
+		}
+		checks = append(checks, c)
+		i++
 	}
 	return checks
 }
@@ -98,11 +106,12 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 	return c, f, true
 }
 
-// tokenChecks are a token's check and the strict-only checks strict mode
-// adds: its directory spelling, or, for a glob, what the glob matches.
-func (e *Env) tokenChecks(t bashfacts.Token, base string) []Check {
+// appendTokenChecks appends a token's check and the strict-only checks
+// strict mode adds: its directory spelling, or, for a glob, what the glob
+// matches.
+func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []Check {
+	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
-	var out []Check
 	if ok {
 		out = append(out, c)
 	}
@@ -116,8 +125,8 @@ func (e *Env) tokenChecks(t bashfacts.Token, base string) []Check {
 		out = append(out, globFloor(t, "a cd to an unknown place came before it"))
 	}
 	if t.StrictOnly {
-		for i := range out {
-			out[i].StrictOnly = true
+		for i := range out[first:] {
+			out[first+i].StrictOnly = true
 		}
 	}
 	return out

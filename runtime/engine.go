@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/regate/regate/compiler"
@@ -24,11 +25,13 @@ const Query = "data.regate.lib.permission.decision"
 
 // fastQuery is Query as the embedded runtime evaluates it. In its library
 // (rego/fast), permission.decision is gate.decide(input, sets.compiled),
-// which is regate_decide(input, data.regate.rules); querying the builtin
-// directly spares OPA two rule evaluations and their caches, about 60
-// allocations a decision. When it is undefined (no check has an outcome),
-// the decision is permission.rego's default: faultDecision.
-const fastQuery = "regate_decide(input, data.regate.rules)"
+// which is regate_decide(input, data.regate.rules); the engine queries that
+// builtin directly, with the rules bound when the query is prepared
+// (regate_decide_bound), which spares OPA two rule evaluations, their
+// caches and a read of the rules: about 70 allocations a decision. When it
+// is undefined (no check has an outcome), the decision is permission.rego's
+// default: faultDecision.
+const fastQuery = "regate_decide_bound(input)"
 
 // ResponseQuery is the decision with the agent's message, as an OPA server
 // would be asked for it.
@@ -140,10 +143,18 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	if !pure && query == Query {
 		query, lib = fastQuery, nil // the builtin is the library
 	}
-	opts := []func(*rego.Rego){rego.Query(query)}
+	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
 	if !pure {
 		fs := newFastState()
 		opts = append(opts, decideBuiltin(fs))
+		if query == fastQuery {
+			rules, err := readRules(ctx, store)
+			if err != nil {
+				return rego.PreparedEvalQuery{}, err
+			}
+			opts = append(opts, boundDecideBuiltin(fs, rules))
+		}
 	}
 	paths := make([]string, 0, len(lib))
 	for p := range lib {
@@ -156,13 +167,28 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	for _, m := range out.Modules {
 		opts = append(opts, rego.Module(m.Path, m.Text))
 	}
-	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
-	opts = append(opts, rego.Store(store))
 	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
 	}
 	return q, nil
+}
+
+// readRules reads data.regate.rules; nil when absent, which leaves
+// regate_decide_bound undefined as regate_decide would be.
+func readRules(ctx context.Context, store storage.Store) (ast.Value, error) {
+	v, err := storage.ReadOne(ctx, store, storage.MustParsePath("/regate/rules"))
+	if storage.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("runtime: read the rules: %w", err)
+	}
+	av, ok := v.(ast.Value)
+	if !ok {
+		return nil, fmt.Errorf("runtime: read the rules: %T is not an AST value", v)
+	}
+	return av, nil
 }
 
 // Session returns the engine's session state.
@@ -304,71 +330,112 @@ func evalObject(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) 
 }
 
 // inputValue builds the input document directly as an AST value, which
-// spares the evaluator a JSON round trip on every decision.
-func inputValue(in *facts.Input, approvals ast.Value) ast.Value {
-	// Every string term of the document comes from one slice, which spares
-	// an allocation per term; the surface names are prebuilt.
-	n := 3
-	for _, c := range in.Checks {
-		n += 7
-		for _, f := range c.Forms {
-			n += len(f)
-		}
-	}
-	pool := make([]ast.Term, 0, n)
-	str := func(s string) *ast.Term {
-		if t, ok := terms[s]; ok {
-			return t
-		}
-		pool = append(pool, ast.Term{Value: ast.String(s)})
-		return &pool[len(pool)-1]
-	}
-	checks := make([]*ast.Term, len(in.Checks))
+// spares the evaluator a JSON round trip on every decision. session is the
+// document's "session" member (Session.current).
+func inputValue(in *facts.Input, session *ast.Term) ast.Value {
+	b := newDocBuilder(in)
+	checks := b.slice(len(in.Checks))
 	for i, c := range in.Checks {
-		forms := make([]*ast.Term, len(c.Forms))
+		forms := b.slice(len(c.Forms))
 		for j, f := range c.Forms {
-			vals := make([]*ast.Term, len(f))
+			vals := b.slice(len(f))
 			for k, v := range f {
-				vals[k] = str(v)
+				vals[k] = b.str(v)
 			}
-			forms[j] = ast.ArrayTerm(vals...)
+			forms[j] = b.term(ast.NewArray(vals...))
 		}
-		kv := make([][2]*ast.Term, 0, 6)
-		kv = append(kv,
-			ast.Item(term("surface"), str(c.Surface)),
-			ast.Item(term("value"), str(c.Value)),
-			ast.Item(term("forms"), ast.ArrayTerm(forms...)),
-		)
+		// NewObject copies its items, so one scratch array serves every check.
+		var kv [12][2]*ast.Term
+		n := 0
+		add := func(key string, value *ast.Term) {
+			kv[n] = ast.Item(term(key), value)
+			n++
+		}
+		add("surface", b.str(c.Surface))
+		add("value", b.str(c.Value))
+		add("forms", b.term(ast.NewArray(forms...)))
 		for _, f := range [...]struct{ key, value string }{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
 			{"strict", c.Strict},
 		} {
 			if f.value != "" {
-				kv = append(kv, ast.Item(term(f.key), str(f.value)))
+				add(f.key, b.str(f.value))
 			}
 		}
 		if c.Unparseable {
-			kv = append(kv, ast.Item(term("unparseable"), ast.InternedTerm(true)))
+			add("unparseable", ast.InternedTerm(true))
 		}
 		if c.Bare {
-			kv = append(kv, ast.Item(term("bare"), ast.InternedTerm(true)))
+			add("bare", ast.InternedTerm(true))
 		}
 		if c.StrictOnly {
-			kv = append(kv, ast.Item(term("strict_only"), ast.InternedTerm(true)))
+			add("strict_only", ast.InternedTerm(true))
 		}
-		checks[i] = ast.ObjectTerm(kv...)
+		checks[i] = b.term(ast.NewObject(kv[:n]...))
 	}
-	kv := [][2]*ast.Term{
-		ast.Item(term("tool"), str(in.Tool)),
+	kv := [...][2]*ast.Term{
+		ast.Item(term("tool"), b.str(in.Tool)),
 		ast.Item(term("unregistered"), ast.InternedTerm(in.Unregistered)),
-		ast.Item(term("checks"), ast.ArrayTerm(checks...)),
-		ast.Item(term("session"), ast.ObjectTerm(ast.Item(term("approvals"), ast.NewTerm(approvals)))),
+		ast.Item(term("checks"), b.term(ast.NewArray(checks...))),
+		ast.Item(term("session"), session),
+		{},
+		{},
 	}
+	n := 4
 	if in.Agent != "" {
-		kv = append(kv, ast.Item(term("agent"), str(in.Agent)))
+		kv[n] = ast.Item(term("agent"), b.str(in.Agent))
+		n++
 	}
 	if in.Floor != "" {
-		kv = append(kv, ast.Item(term("floor"), str(in.Floor)))
+		kv[n] = ast.Item(term("floor"), b.str(in.Floor))
+		n++
 	}
-	return ast.NewObject(kv...)
+	return ast.NewObject(kv[:n]...)
+}
+
+// docBuilder hands out the terms and term slices of one input document
+// from two blocks sized for it, which spares an allocation per term and
+// per slice. Should a block run out, appending moves on to a new one; the
+// terms already handed out stay where they are.
+type docBuilder struct {
+	terms []ast.Term
+	ptrs  []*ast.Term
+}
+
+func newDocBuilder(in *facts.Input) docBuilder {
+	nTerms, nPtrs := 3, 0
+	for _, c := range in.Checks {
+		nTerms += 9 + len(c.Forms) // up to 8 strings, the forms array, the check
+		nPtrs += 1 + len(c.Forms)
+		for _, f := range c.Forms {
+			nTerms += len(f)
+			nPtrs += len(f)
+		}
+	}
+	return docBuilder{terms: make([]ast.Term, 0, nTerms), ptrs: make([]*ast.Term, 0, nPtrs)}
+}
+
+func (b *docBuilder) term(v ast.Value) *ast.Term {
+	b.terms = append(b.terms, ast.Term{Value: v})
+	return &b.terms[len(b.terms)-1]
+}
+
+// str is the term of a string: a prebuilt one for the document's common
+// values, else one from the block.
+func (b *docBuilder) str(s string) *ast.Term {
+	if t, ok := terms[s]; ok {
+		return t
+	}
+	return b.term(ast.String(s))
+}
+
+// slice returns n fresh term pointers whose capacity ends at n, so that
+// nothing appended to one can reach the next.
+func (b *docBuilder) slice(n int) []*ast.Term {
+	if len(b.ptrs)+n > cap(b.ptrs) {
+		b.ptrs = make([]*ast.Term, 0, max(n, cap(b.ptrs)))
+	}
+	start := len(b.ptrs)
+	b.ptrs = b.ptrs[:start+n]
+	return b.ptrs[start : start+n : start+n]
 }

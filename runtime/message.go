@@ -16,28 +16,42 @@ func message(d Decision, tool, agent string) string {
 	case "fault":
 		return "[regate] regate reached no decision for this call; it is blocked."
 	}
-	subject := "the agent"
-	if agent != "" {
-		subject = fmt.Sprintf("agent '%s'", agent)
-	}
 	noun, ok := messageNouns[d.Surface]
 	if !ok {
 		noun = "with"
 	}
-	verb := messageVerbs[d.Action]
+	reason := strings.TrimRight(d.Reason, ".")
+	// One buffer sized for the whole text: a message costs one allocation.
 	var b strings.Builder
-	fmt.Fprintf(&b, "[regate] %s %s '%s' %s '%s'", subject, verb, tool, noun, d.Value)
+	b.Grow(96 + len(agent) + len(tool) + len(d.Value) + len(d.Origin) + len(d.Matched) + len(reason))
+	b.WriteString("[regate] ")
+	if agent != "" {
+		b.WriteString("agent '")
+		b.WriteString(agent)
+		b.WriteString("'")
+	} else {
+		b.WriteString("the agent")
+	}
+	for _, s := range [...]string{" ", messageVerbs[d.Action], " '", tool, "' ", noun, " '", d.Value, "'"} {
+		b.WriteString(s)
+	}
 	if d.Origin != "" {
-		fmt.Fprintf(&b, " (%s)", d.Origin)
+		b.WriteString(" (")
+		b.WriteString(d.Origin)
+		b.WriteString(")")
 	}
 	if d.Matched != "" {
-		fmt.Fprintf(&b, " (matched '%s')", d.Matched)
+		b.WriteString(" (matched '")
+		b.WriteString(d.Matched)
+		b.WriteString("')")
 	} else {
 		b.WriteString(" (no rule matched; the built-in fallback asks)")
 	}
 	b.WriteByte('.')
 	if d.Reason != "" {
-		fmt.Fprintf(&b, " Reason: %s.", strings.TrimRight(d.Reason, "."))
+		b.WriteString(" Reason: ")
+		b.WriteString(reason)
+		b.WriteByte('.')
 	}
 	return b.String()
 }

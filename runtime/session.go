@@ -14,7 +14,9 @@ type Session struct {
 	home      string
 	mu        sync.RWMutex
 	approvals []compiler.Approval
-	compiled  ast.Value
+	// doc is the input document's "session" member, {"approvals": …},
+	// built once per revision and shared by every decision.
+	doc *ast.Term
 	// revision counts changes, so that a decision cached before an approval
 	// is never served after it.
 	revision uint64
@@ -23,7 +25,11 @@ type Session struct {
 // NewSession returns an empty session whose approval patterns expand ~
 // against home.
 func NewSession(home string) *Session {
-	return &Session{home: home, compiled: ast.NewObject()}
+	return &Session{home: home, doc: sessionDoc(ast.NewObject())}
+}
+
+func sessionDoc(approvals ast.Value) *ast.Term {
+	return ast.ObjectTerm(ast.Item(term("approvals"), ast.NewTerm(approvals)))
 }
 
 // Approve records an approval and recompiles the session's matchers.
@@ -39,7 +45,7 @@ func (s *Session) Approve(a ...compiler.Approval) error {
 	if err != nil {
 		return err
 	}
-	s.approvals, s.compiled = next, v
+	s.approvals, s.doc = next, sessionDoc(v)
 	s.revision++
 	return nil
 }
@@ -51,9 +57,9 @@ func (s *Session) Approvals() []compiler.Approval {
 	return append([]compiler.Approval(nil), s.approvals...)
 }
 
-// current returns the compiled approvals and their revision, read together.
-func (s *Session) current() (ast.Value, uint64) {
+// current returns the session document and its revision, read together.
+func (s *Session) current() (*ast.Term, uint64) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.compiled, s.revision
+	return s.doc, s.revision
 }
