@@ -244,7 +244,11 @@ func (e *Engine) DecideFacts(ctx context.Context, in *facts.Input) (Decision, er
 			return d, nil
 		}
 	}
-	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals))
+	var opts []rego.EvalOption
+	if !e.pure {
+		opts = fastEval[:]
+	}
+	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals), opts...)
 	if errors.Is(err, ErrNoDecision) && !e.pure {
 		obj, err = faultDecision, nil
 	}
@@ -277,8 +281,14 @@ func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any,
 
 // evalTerm evaluates q and returns its one result as the AST object OPA
 // produced, sparing the conversion to Go maps.
-func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Object, error) {
-	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics))
+func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value, opts ...rego.EvalOption) (ast.Object, error) {
+	opts = append(opts, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics))
+	rs, err := q.Eval(ctx, opts...)
+	if err == nil {
+		// A context cancelled while OPA was not watching it (fastEval) is
+		// still no decision.
+		err = ctx.Err()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runtime: evaluate: %w", err)
 	}
