@@ -41,6 +41,7 @@ func decodePermission(n *node, mode ruleMode, d *diags) Permission {
 			s.Rules = []Rule{r}
 			s.Shorthand = true
 		case kindObject:
+			s.Rules = make([]Rule, 0, min(len(m.val.members), MaxRules))
 			for _, pm := range m.val.members {
 				if len(pm.key) > MaxPatternLength {
 					d.errorf(pm.keyPos, CodePatternTooLong, "pattern of %d bytes under %q; a pattern may have at most %d", len(pm.key), m.key, MaxPatternLength)

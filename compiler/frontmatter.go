@@ -127,25 +127,22 @@ func (c yamlConv) value(y *yaml.Node, depth int) *node {
 	switch y.Kind {
 	case yaml.MappingNode:
 		n := &node{kind: kindObject, pos: pos}
-		seen := map[string]Pos{}
+		n.members = make([]member, 0, len(y.Content)/2)
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
 				c.d.errorf(c.pos(k), CodeFrontmatter, "map keys must be plain scalars")
+				dedupe(n.members, c.d)
 				return nil
 			}
-			keyPos := c.pos(k)
-			if prev, dup := seen[k.Value]; dup {
-				c.d.warnf(keyPos, CodeDuplicateKey, "duplicate key %q (first at %s); the later value wins", k.Value, prev)
-			}
-			seen[k.Value] = keyPos
 			val := c.value(v, depth+1)
+			n.members = append(n.members, member{key: k.Value, keyPos: c.pos(k), val: val})
 			if val == nil {
+				dedupe(n.members, c.d)
 				return nil
 			}
-			n.members = append(n.members, member{key: k.Value, keyPos: keyPos, val: val})
 		}
-		n.members = dedupe(n.members)
+		n.members = dedupe(n.members, c.d)
 		return n
 	case yaml.SequenceNode:
 		n := &node{kind: kindArray, pos: pos}

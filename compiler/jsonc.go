@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -59,22 +61,19 @@ func (c *jsoncConv) value(v *hujson.Value, depth int) *node {
 		if k := len(t.Members); k > 0 {
 			c.trailingComma(&t.Members[k-1].Value)
 		}
-		seen := map[string]Pos{}
+		n.members = make([]member, 0, len(t.Members))
 		for i := range t.Members {
 			m := &t.Members[i]
 			keyPos := c.lines.pos(m.Name.StartOffset)
-			key := m.Name.Value.(hujson.Literal).String()
-			if prev, dup := seen[key]; dup {
-				c.d.warnf(keyPos, CodeDuplicateKey, "duplicate key %q (first at %s); the later value wins", key, prev)
-			}
-			seen[key] = keyPos
+			key := jsonString(m.Name.Value.(hujson.Literal))
 			val := c.value(&m.Value, depth+1)
+			n.members = append(n.members, member{key: key, keyPos: keyPos, val: val})
 			if val == nil {
+				dedupe(n.members, c.d) // the duplicates up to here are still reported
 				return nil
 			}
-			n.members = append(n.members, member{key: key, keyPos: keyPos, val: val})
 		}
-		n.members = dedupe(n.members)
+		n.members = dedupe(n.members, c.d)
 		return n
 	case *hujson.Array:
 		n := &node{kind: kindArray, pos: pos}
@@ -125,18 +124,37 @@ func (c *jsoncConv) literal(lit hujson.Literal, pos Pos) *node {
 }
 
 // dedupe keeps the last occurrence of each key where it stands, so that the
-// later value wins (R12) and declaration order follows the file.
-func dedupe(ms []member) []member {
-	last := map[string]int{}
-	for i, m := range ms {
-		last[m.key] = i
-	}
-	if len(last) == len(ms) {
+// later value wins (R12) and declaration order follows the file, and warns
+// of every repeated key with the position of the occurrence before it.
+// Duplicates are found by sorting the members' indexes by key, which for a
+// map of ten thousand patterns costs a small fraction of a map's memory.
+func dedupe(ms []member, d *diags) []member {
+	if len(ms) < 2 {
 		return ms
 	}
-	out := ms[:0:0]
+	order := make([]int32, len(ms))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(ms[a].key, ms[b].key) })
+	var drop []bool
+	for k := 1; k < len(order); k++ {
+		prev, cur := &ms[order[k-1]], &ms[order[k]]
+		if prev.key != cur.key {
+			continue
+		}
+		d.warnf(cur.keyPos, CodeDuplicateKey, "duplicate key %q (first at %s); the later value wins", cur.key, prev.keyPos)
+		if drop == nil {
+			drop = make([]bool, len(ms))
+		}
+		drop[order[k-1]] = true
+	}
+	if drop == nil {
+		return ms
+	}
+	out := make([]member, 0, len(ms))
 	for i, m := range ms {
-		if last[m.key] == i {
+		if !drop[i] {
 			out = append(out, m)
 		}
 	}

@@ -1,7 +1,7 @@
 package compiler
 
 import (
-	"maps"
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -48,7 +48,16 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].spec.less(rs[j].spec) })
 
-	idx := map[shape]map[string][]int{shapeExact: {}, shapePrefix: {}, shapeSuffix: {}, shapeGlob: {}}
+	// Every (index, key, rank) the rules contribute, sorted by index and key
+	// below; the stable sort keeps each key's ranks ascending. A slice of
+	// entries rather than a map of slices: ten thousand rules would
+	// otherwise allocate ten thousand one-element slices and a growing map.
+	type entry struct {
+		sh   shape
+		key  string
+		rank int
+	}
+	entries := make([]entry, 0, len(rs)+len(rs)/4)
 	out := make([]*ast.Term, len(rs))
 	for rank, r := range rs {
 		p := collapseStars(r.expanded)
@@ -75,18 +84,38 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.
 					obj = append(obj, item("glob_bare", ast.StringTerm(globEscape(f))))
 				}
 			}
-			idx[sh][key] = append(idx[sh][key], rank)
+			entries = append(entries, entry{sh, key, rank})
 		}
 		out[rank] = ast.ObjectTerm(obj...)
+	}
+	slices.SortStableFunc(entries, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.sh, b.sh), strings.Compare(a.key, b.key))
+	})
+	rankTerms := make([]*ast.Term, len(rs)) // each rank's number, built once
+	rankTerm := func(r int) *ast.Term {
+		if rankTerms[r] == nil {
+			rankTerms[r] = ast.InternedTerm(r)
+		}
+		return rankTerms[r]
 	}
 	items := [][2]*ast.Term{item("rules", ast.ArrayTerm(out...))}
 	for _, sh := range []shape{shapeExact, shapePrefix, shapeSuffix, shapeGlob} {
 		name := [...]string{"exact", "prefix", "suffix", "glob"}[sh]
-		keys := make([][2]*ast.Term, 0, len(idx[sh]))
+		var keys [][2]*ast.Term
 		var lens []int
-		for _, k := range slices.Sorted(maps.Keys(idx[sh])) {
-			keys = append(keys, item(k, intsTerm(idx[sh][k])))
+		for len(entries) > 0 && entries[0].sh == sh {
+			k := entries[0].key
+			n := 1
+			for n < len(entries) && entries[n].sh == sh && entries[n].key == k {
+				n++
+			}
+			ranks := make([]*ast.Term, n)
+			for i := range ranks {
+				ranks[i] = rankTerm(entries[i].rank)
+			}
+			keys = append(keys, item(k, ast.ArrayTerm(ranks...)))
 			lens = append(lens, utf8.RuneCountInString(k))
+			entries = entries[n:]
 		}
 		items = append(items, item(name, ast.ObjectTerm(keys...)))
 		if sh != shapeExact {
