@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -50,18 +49,7 @@ func prepareLibrary(ctx context.Context, query string, store storage.Store, extr
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
 	}
 	lib = regolib.Reachable(lib, query)
-	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
-	paths := make([]string, 0, len(lib))
-	for p := range lib {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		opts = append(opts, rego.Module(p, lib[p]))
-	}
-	for _, m := range extra {
-		opts = append(opts, rego.Module(m.Path, m.Text))
-	}
+	opts := append([]func(*rego.Rego){rego.Query(query), rego.Store(store)}, moduleOptions(lib, extra)...)
 	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare %s: %w", query, err)

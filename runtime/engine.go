@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -156,22 +157,25 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 			opts = append(opts, boundDecideBuiltin(fs, rules))
 		}
 	}
-	paths := make([]string, 0, len(lib))
-	for p := range lib {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		opts = append(opts, rego.Module(p, lib[p]))
-	}
-	for _, m := range out.Modules {
-		opts = append(opts, rego.Module(m.Path, m.Text))
-	}
+	opts = append(opts, moduleOptions(lib, out.Modules)...)
 	q, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
 	}
 	return q, nil
+}
+
+// moduleOptions are the library's modules, in path order so that
+// preparation is deterministic, then the extra (generated) modules.
+func moduleOptions(lib map[string]string, extra []compiler.Module) []func(*rego.Rego) {
+	opts := make([]func(*rego.Rego), 0, len(lib)+len(extra))
+	for _, p := range slices.Sorted(maps.Keys(lib)) {
+		opts = append(opts, rego.Module(p, lib[p]))
+	}
+	for _, m := range extra {
+		opts = append(opts, rego.Module(m.Path, m.Text))
+	}
+	return opts
 }
 
 // readRules reads data.regate.rules; nil when absent, which leaves
