@@ -36,19 +36,28 @@ func BenchmarkDecide(b *testing.B) {
 // BenchmarkOPAFloor is the cheapest prepared OPA query (allow := true) with a
 // parsed input, so that every run reports the floor its decisions sit on.
 func BenchmarkOPAFloor(b *testing.B) {
-	q, err := rego.New(rego.Query("data.floor.allow"), rego.Module("floor.rego", "package floor\n\nallow := true\n")).PrepareForEval(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	input := ast.NewObject(ast.Item(ast.StringTerm("tool"), ast.StringTerm("bash")))
+	q := floorQuery(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := q.Eval(ctx, rego.EvalParsedInput(input)); err != nil {
+		if _, err := q.Eval(ctx, rego.EvalParsedInput(floorInput)); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
+
+// floorQuery is the trivial query of the floor, prepared; floorInput its
+// input.
+func floorQuery(b *testing.B) rego.PreparedEvalQuery {
+	b.Helper()
+	q, err := rego.New(rego.Query("data.floor.allow"), rego.Module("floor.rego", "package floor\n\nallow := true\n")).PrepareForEval(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return q
+}
+
+var floorInput = ast.NewObject(ast.Item(ast.StringTerm("tool"), ast.StringTerm("bash")))
 
 // BenchmarkDecideRuleCount decides the same bash call against bash maps of
 // growing size: the cost must grow far slower than the number of rules.
