@@ -146,16 +146,16 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	}
 	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
-	if !pure {
-		fs := newFastState()
-		opts = append(opts, decideBuiltin(fs))
-		if query == fastQuery {
-			rules, err := readRules(ctx, store)
-			if err != nil {
-				return rego.PreparedEvalQuery{}, err
-			}
-			opts = append(opts, boundDecideBuiltin(fs, rules))
+	switch {
+	case pure:
+	case query == fastQuery: // the query is the bound builtin's one call
+		rules, err := readRules(ctx, store)
+		if err != nil {
+			return rego.PreparedEvalQuery{}, err
 		}
+		opts = append(opts, boundDecideBuiltin(newFastState(), rules))
+	default: // rego/fast/gate.rego calls regate_decide
+		opts = append(opts, decideBuiltin(newFastState()))
 	}
 	opts = append(opts, moduleOptions(lib, out.Modules)...)
 	q, err := rego.New(opts...).PrepareForEval(ctx)
@@ -419,7 +419,7 @@ type docBuilder struct {
 func newDocBuilder(in *facts.Input) docBuilder {
 	nTerms, nPtrs := 3, 0
 	for _, c := range in.Checks {
-		nTerms += 9 + len(c.Forms) // up to 8 strings, the forms array, the check
+		nTerms += 10 + len(c.Forms) // up to 8 strings, the forms array, the check, an array per form
 		nPtrs += 1 + len(c.Forms)
 		for _, f := range c.Forms {
 			nTerms += len(f)
