@@ -105,6 +105,74 @@ function post(path: string, payload: unknown, opts: Options): Promise<{ status: 
   });
 }
 
+// A call as regate serve takes it: regate's tool name and input.
+export interface Call {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+const same = (tool: string) => (input: Record<string, unknown>): Call => ({ tool, input });
+
+// TOOLS maps each Pi tool regate knows to regate's call, the one table of
+// this mapping. Pi 0.73.1's built-ins (dist/core/tools/*.js) already carry
+// regate's names and keys: bash {command}, read/write/edit {path}, grep
+// {pattern, path?, glob?} (its file filter is the grep call's "glob", gated
+// as a path), find {pattern, path?}, ls {path?}. Pi has no MCP of its own: an
+// extension adds it, and "mcp" is the proxy tool of pi-mcp-adapter ({tool,
+// server?, args} for a call, or search/describe/connect), whose args (an
+// object or a JSON string) become "arguments". A tool added by an extension
+// that runs commands in PowerShell gets the shell rules. Any other name goes
+// to regate under its own name, so a policy key of that name decides it.
+export const TOOLS: Record<string, (input: Record<string, unknown>) => Call> = {
+  bash: same("bash"),
+  read: same("read"),
+  write: same("write"),
+  edit: same("edit"),
+  grep: same("grep"),
+  find: same("find"),
+  ls: same("ls"),
+  powershell: same("bash"),
+  mcp: (input) => ({ tool: "mcp", input: withArguments(input) }),
+};
+
+// withArguments renames an MCP proxy call's "args" to regate's "arguments",
+// parsing a JSON string; args that do not parse are kept as the string, so a
+// path inside them is not read as one, and the call is decided on its target.
+function withArguments(input: Record<string, unknown>): Record<string, unknown> {
+  const { args, ...rest } = input;
+  if (args === undefined || "arguments" in rest) return input;
+  let parsed: unknown = args;
+  if (typeof args === "string") {
+    try {
+      parsed = JSON.parse(args);
+    } catch {
+      parsed = args;
+    }
+  }
+  return { ...rest, arguments: parsed };
+}
+
+// toCall maps one Pi tool call to regate's. Beside TOOLS, names that start
+// with "mcp__" are MCP tools: mcp__SERVER__TOOL (Claude Code's spelling, used
+// by MCP extensions that register each tool) is that tool on that server;
+// pi-mcp-adapter's per-server proxy mcp__SERVER takes {tool, args}; its
+// toolPrefix "mcp" names a tool mcp__SERVER_TOOL, where server and tool
+// cannot be told apart, so that name is the target, on no server.
+export function toCall(toolName: string, input: Record<string, unknown>): Call {
+  const mapped = TOOLS[toolName];
+  if (mapped) return mapped(input);
+  const rest = toolName.startsWith("mcp__") ? toolName.slice("mcp__".length) : "";
+  if (!rest) return { tool: toolName, input };
+  const at = rest.indexOf("__");
+  if (at > 0 && at + 2 < rest.length) {
+    return { tool: "mcp", input: { server: rest.slice(0, at), tool: rest.slice(at + 2), arguments: input } };
+  }
+  if (at < 0 && typeof input.tool === "string") {
+    return { tool: "mcp", input: { ...withArguments(input), server: rest } };
+  }
+  return { tool: "mcp", input: { tool: rest, arguments: input } };
+}
+
 // decide asks regate serve for the decision on one call; it rejects on any
 // fault, which the caller turns into a block.
 export async function decide(call: { tool: string; input: Record<string, unknown>; session?: string; cwd?: string }, opts: Options): Promise<Decision> {
@@ -145,7 +213,7 @@ export async function gate(event: ToolCallEvent, ctx: ExtensionContext, opts: Op
   let d: Decision;
   const session = ctx.sessionManager?.getSessionFile();
   try {
-    d = await decide({ tool: event.toolName, input: event.input ?? {}, session, cwd: ctx.cwd }, opts);
+    d = await decide({ ...toCall(event.toolName, event.input ?? {}), session, cwd: ctx.cwd }, opts);
   } catch (err) {
     return { block: true, reason: `[regate] blocked: ${(err as Error).message}` };
   }

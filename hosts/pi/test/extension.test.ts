@@ -3,11 +3,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 
-import regate, { gate, APPROVE_ONCE, APPROVE_SESSION, DENY, type ExtensionAPI, type ToolCallEvent, type ExtensionContext, type ToolCallResult } from "../src/index.js";
+import regate, { gate, toCall, TOOLS, APPROVE_ONCE, APPROVE_SESSION, DENY, type ExtensionAPI, type ToolCallEvent, type ExtensionContext, type ToolCallResult } from "../src/index.js";
 
 const bin = process.env.REGATE_BIN ?? "regate";
 const dir = mkdtempSync(join(tmpdir(), "regate-pi-"));
@@ -16,7 +17,11 @@ let server: ChildProcess;
 
 before(async () => {
   const policy = join(dir, "policy.jsonc");
-  writeFileSync(policy, JSON.stringify({ permission: { "*": "ask", bash: { "*": "ask", "git status": "allow", "rm -rf *": "deny" } } }));
+  writeFileSync(policy, JSON.stringify({ permission: {
+    "*": "ask",
+    bash: { "*": "ask", "git status": "allow", "rm -rf *": "deny" },
+    mcp: { "*": "ask", "docs:search": "allow", "files:*": "deny" },
+  } }));
   server = spawn(bin, ["serve", "--policy", policy, "--socket", socket, "--cwd", dir], { stdio: "inherit" });
   for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(socket), "regate serve did not start");
@@ -79,4 +84,56 @@ test("a regate that is not there blocks the call", async () => {
   const r = await gate(bash("git status"), {}, { socket: join(dir, "nobody.sock"), timeoutMs: 500 });
   assert.equal(r?.block, true);
   assert.match(r!.reason, /^\[regate\] blocked/);
+});
+
+// The package root, two levels above dist/test/.
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+test("package.json tells Pi where the extension is, so cp -r into ~/.pi/agent/extensions/ loads it", () => {
+  // Pi 0.73.1 (dist/core/extensions/loader.js, resolveExtensionEntries) loads
+  // a folder only through package.json "pi.extensions" or an index.ts/js at
+  // its top; without either the folder is skipped without a word.
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const entries: string[] = manifest.pi?.extensions ?? [];
+  assert.ok(entries.length > 0, "package.json has pi.extensions");
+  for (const e of entries) {
+    assert.ok(existsSync(join(root, e)), `${e} exists`);
+    assert.match(readFileSync(join(root, e), "utf8"), /export default function regate\(/, `${e} exports the factory`);
+  }
+});
+
+test("the tool table maps Pi's calls to regate's", () => {
+  for (const name of ["bash", "read", "write", "edit", "grep", "find", "ls"]) {
+    assert.deepEqual(toCall(name, { path: "a" }), { tool: name, input: { path: "a" } }, name);
+  }
+  assert.deepEqual(toCall("grep", { pattern: "KEY", path: ".", glob: "*.env" }), { tool: "grep", input: { pattern: "KEY", path: ".", glob: "*.env" } }, "grep's file filter is the glob key");
+  assert.deepEqual(toCall("powershell", { command: "Remove-Item -Recurse build" }), { tool: "bash", input: { command: "Remove-Item -Recurse build" } });
+  assert.deepEqual(toCall("mcp__files__delete", { path: "/x" }), { tool: "mcp", input: { server: "files", tool: "delete", arguments: { path: "/x" } } });
+  assert.deepEqual(toCall("mcp__my_srv__a__b", {}), { tool: "mcp", input: { server: "my_srv", tool: "a__b", arguments: {} } }, "the first __ after the server ends it");
+  assert.deepEqual(toCall("mcp", { tool: "take_screenshot", server: "chrome", args: '{"format":"png"}' }),
+    { tool: "mcp", input: { tool: "take_screenshot", server: "chrome", arguments: { format: "png" } } }, "pi-mcp-adapter's proxy: args is JSON text");
+  assert.deepEqual(toCall("mcp", { tool: "t", args: "{not json" }), { tool: "mcp", input: { tool: "t", arguments: "{not json" } });
+  assert.deepEqual(toCall("mcp", { search: "shot" }), { tool: "mcp", input: { search: "shot" } });
+  assert.deepEqual(toCall("mcp__chrome", { tool: "take_screenshot", args: { format: "png" } }),
+    { tool: "mcp", input: { tool: "take_screenshot", server: "chrome", arguments: { format: "png" } } }, "pi-mcp-adapter's per-server proxy");
+  assert.deepEqual(toCall("mcp__chrome_take_screenshot", { format: "png" }),
+    { tool: "mcp", input: { tool: "chrome_take_screenshot", arguments: { format: "png" } } }, "a name whose server cannot be told apart is the target itself");
+  assert.deepEqual(toCall("todo", { action: "add" }), { tool: "todo", input: { action: "add" } }, "another extension's tool keeps its name");
+  assert.ok(Object.keys(TOOLS).includes("powershell"));
+});
+
+test("an MCP tool is decided by the mcp rules of its server and tool", async () => {
+  assert.equal(await handler()({ toolName: "mcp__docs__search", input: { q: "x" } }, {}), undefined);
+  const r = await handler()({ toolName: "mcp__files__delete_all", input: {} }, {});
+  assert.equal(r?.block, true);
+  assert.match(r!.reason, /files/);
+  assert.equal(await handler()({ toolName: "mcp", input: { server: "docs", tool: "search", args: "{}" } }, {}), undefined, "the proxy tool too");
+  assert.equal((await handler()({ toolName: "mcp", input: { server: "files", tool: "delete_all" } }, {}))?.block, true);
+});
+
+test("a PowerShell tool gets the shell rules", async () => {
+  assert.equal(await handler()({ toolName: "powershell", input: { command: "git status" } }, {}), undefined);
+  const r = await handler()({ toolName: "powershell", input: { command: "git status; rm -rf build" } }, {});
+  assert.equal(r?.block, true);
+  assert.match(r!.reason, /rm -rf build/);
 });
