@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Claude Code: -p headless, the Anthropic API at ANTHROPIC_BASE_URL, the
+// fake MCP server through --mcp-config; regate install claude writes
+// PreToolUse and PermissionRequest into ~/.claude/settings.json.
+func TestClaude(t *testing.T) {
+	t.Parallel()
+	runHost(t, &host{
+		name:    "claude",
+		bin:     "claude",
+		pkg:     "@anthropic-ai/claude-code",
+		timeout: 60 * time.Second,
+		wire:    anthropicWire,
+		pick:    pickClaude,
+		configure: func(r *hostRun, sc scenario) {
+			r.setenv("ANTHROPIC_BASE_URL", r.url)
+			r.setenv("ANTHROPIC_API_KEY", "sk-e2e-fake")
+			r.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+			r.setenv("DISABLE_AUTOUPDATER", "1")
+			// 2.1.332 defers MCP tools behind ToolSearch; standard mode
+			// offers them to the model directly.
+			r.setenv("ENABLE_TOOL_SEARCH", "false")
+			r.writeJSON(filepath.Join(r.home, "mcp.json"), map[string]any{
+				"mcpServers": map[string]any{
+					"fake": map[string]any{"type": "stdio", "command": fakeMCPBin, "args": []string{r.work}},
+				},
+			})
+		},
+		argv: func(r *hostRun) []string {
+			argv := []string{"claude", "-p", "go", "--output-format", "stream-json", "--verbose",
+				"--mcp-config", filepath.Join(r.home, "mcp.json")}
+			if !r.sc.runs {
+				// Where regate must block, Claude Code itself would let the
+				// call run: only regate stands in the way. Where regate
+				// allows, Claude Code's own default (no permission to run
+				// anything in -p) must be lifted by regate's allow.
+				argv = append(argv, "--allowedTools", "Bash,Write,mcp__fake__touch,mcp__fake__touch_denied")
+			}
+			return argv
+		},
+	})
+}

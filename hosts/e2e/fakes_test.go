@@ -1,0 +1,213 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// fakeModel is the scripted model every wire format shares: the first
+// request that offers tools gets the scenario's tool call; a request that
+// carries a tool result gets a closing text, and the result is kept for the
+// test to read; anything else (titles, classifiers) gets plain text.
+type fakeModel struct {
+	pick func(offered []string) (wireCall, error)
+
+	mu       sync.Mutex
+	requests []string // "METHOD PATH", in order
+	results  []string // the tool results the host sent back
+	calls    int      // tool calls answered
+	problems []string // what went wrong on the fake's side
+}
+
+// wireCall is a tool call in the host's own terms.
+type wireCall struct {
+	name  string         // the tool's name as the host offered it
+	args  map[string]any // its input (a JSON object)
+	input string         // Codex custom tools: the raw input instead of args
+}
+
+// nextCall is the tool call for a request that offers tools, or false when
+// the call was made already (the host asks again without a result only
+// when something is wrong: it gets text then, ending the run).
+func (m *fakeModel) nextCall(offered []string) (wireCall, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.calls > 0 || len(offered) == 0 {
+		return wireCall{}, false
+	}
+	c, err := m.pick(offered)
+	if err != nil {
+		m.problems = append(m.problems, err.Error())
+		return wireCall{}, false
+	}
+	m.calls++
+	return c, true
+}
+
+func (m *fakeModel) sawResult(text string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.results = append(m.results, text)
+}
+
+func (m *fakeModel) problem(format string, args ...any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.problems = append(m.problems, fmt.Sprintf(format, args...))
+}
+
+func (m *fakeModel) toolResults() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.results...)
+}
+
+func (m *fakeModel) failure() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return strings.Join(m.problems, "; ")
+}
+
+func (m *fakeModel) summary() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return fmt.Sprintf("requests %q, tool calls %d, results %q, problems %q", m.requests, m.calls, m.results, m.problems)
+}
+
+// logged records each request's method and path before h serves it.
+func (m *fakeModel) logged(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		m.mu.Lock()
+		m.requests = append(m.requests, req.Method+" "+req.URL.Path)
+		m.mu.Unlock()
+		h.ServeHTTP(w, req)
+	})
+}
+
+// readJSON decodes a request body into v; a body that is not JSON is a
+// problem of the test, reported, and answered 400.
+func (m *fakeModel) readJSON(w http.ResponseWriter, req *http.Request, v any) bool {
+	body, err := io.ReadAll(req.Body)
+	if err == nil {
+		err = json.Unmarshal(body, v)
+	}
+	if err != nil {
+		m.problem("%s %s: body is not JSON: %v", req.Method, req.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+// sse writes server-sent events, flushing after each.
+type sse struct {
+	w http.ResponseWriter
+}
+
+func startSSE(w http.ResponseWriter) sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return sse{w: w}
+}
+
+// event writes one event; an empty name writes a data-only event.
+func (s sse) event(name string, data any) {
+	var b bytes.Buffer
+	if name != "" {
+		fmt.Fprintf(&b, "event: %s\n", name)
+	}
+	payload, _ := json.Marshal(data)
+	fmt.Fprintf(&b, "data: %s\n\n", payload)
+	_, _ = s.w.Write(b.Bytes())
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s sse) raw(text string) {
+	_, _ = io.WriteString(s.w, text)
+	if f, ok := s.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// textOf flattens a tool result's content: a string, or a list of parts
+// with "text" (Anthropic, OpenAI), or any other JSON, as JSON.
+func textOf(v any) string {
+	switch c := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return c
+	case []any:
+		var parts []string
+		for _, p := range c {
+			parts = append(parts, textOf(p))
+		}
+		return strings.Join(parts, "\n")
+	case map[string]any:
+		if t, ok := c["text"].(string); ok {
+			return t
+		}
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+// finalText is what the fake model says once it has seen the result.
+const finalText = "Done."
+
+// offeredNames lists the tool names a request offers: entries with "name",
+// or with "function": {"name"} (OpenAI chat), or "functionDeclarations"
+// (Gemini).
+func offeredNames(tools []map[string]any) []string {
+	var names []string
+	for _, t := range tools {
+		if n, ok := t["name"].(string); ok {
+			names = append(names, n)
+		}
+		if f, ok := t["function"].(map[string]any); ok {
+			if n, ok := f["name"].(string); ok {
+				names = append(names, n)
+			}
+		}
+		if decls, ok := t["functionDeclarations"].([]any); ok {
+			for _, d := range decls {
+				if dm, ok := d.(map[string]any); ok {
+					if n, ok := dm["name"].(string); ok {
+						names = append(names, n)
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// offeredMCP finds the host's name for one of the fake MCP server's tools
+// among the offered names: hosts prefix it with the server ("mcp__fake__",
+// "mcp_fake_", "fake_", "fake-").
+func offeredMCP(offered []string, tool string) (string, error) {
+	for _, n := range offered {
+		if strings.HasSuffix(n, tool) && strings.Contains(n, "fake") {
+			rest := strings.TrimSuffix(n, tool)
+			if rest != "" && !strings.HasSuffix(rest, "denied") { // "touch" is a suffix of "touch_denied" too
+				if strings.HasSuffix(rest, "_") || strings.HasSuffix(rest, "-") || strings.HasSuffix(rest, "/") {
+					return n, nil
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("the host did not offer the fake MCP server's tool %q; it offered %q", tool, offered)
+}

@@ -1,0 +1,97 @@
+package e2e
+
+import "time"
+
+// The scenarios every host plays, and the policy they play against.
+
+// testPolicy is the policy regate is installed with: one allowed, one
+// denied and one asked command; a file written allowed and *.lock denied;
+// one MCP tool allowed and its twin denied. Everything else asks.
+const testPolicy = `// regate's end-to-end test policy.
+{
+  "permission": {
+    "*": "ask",
+    "bash": {
+      "*": "ask",
+      "touch allowed.txt": "allow",
+      "touch denied.txt": { "action": "deny", "reason": "e2e: denied.txt is off limits" }
+    },
+    "write": {
+      "*": "ask",
+      "written.txt": "allow",
+      "*.lock": { "action": "deny", "reason": "e2e: lock files are off limits" }
+    },
+    "edit": {
+      "*": "ask",
+      "written.txt": "allow",
+      "*.lock": { "action": "deny", "reason": "e2e: lock files are off limits" }
+    },
+    "mcp": {
+      "*": "ask",
+      "fake:touch": "allow",
+      "fake:touch_denied": { "action": "deny", "reason": "e2e: touch_denied is off limits" }
+    }
+  }
+}
+`
+
+// brokenPolicy is testPolicy half-written: a syntax error.
+const brokenPolicy = `{
+  "permission": {
+    "*": "ask",
+    "bash": { "touch allowed.txt": "allow",
+`
+
+// slowDelay is how long the hook sleeps before deciding in the slow
+// scenario (REGATE_TEST_DELAY); slowDeadline is regate's own deadline,
+// well under every host's timeout, and slowSlack what a host may take
+// beyond it to start, reach the tool call and exit.
+const (
+	slowDelay    = 20 * time.Second
+	slowDeadline = 2 * time.Second
+	slowSlack    = 12 * time.Second
+)
+
+type callKind string
+
+const (
+	callBash  callKind = "bash"  // the host's shell tool
+	callMCP   callKind = "mcp"   // a tool of the fake MCP server "fake"
+	callWrite callKind = "write" // the host's file write (or patch) tool
+)
+
+// toolCall is what the fake model asks the host to do, host-neutral; each
+// host's pick turns it into that host's tool and input.
+type toolCall struct {
+	kind    callKind
+	command string // bash: the command line
+	tool    string // mcp: touch or touch_denied
+	file    string // mcp: the file the tool creates; write: the path, relative to the work folder
+	content string // write: the file's new content
+}
+
+// scenario is one row of the table every host plays.
+type scenario struct {
+	name         string
+	call         toolCall
+	file         string        // the file, relative to the work folder, the call creates when it runs
+	runs         bool          // the policy lets the call run
+	resultHas    string        // the tool result the model sees carries this (regate's reason)
+	brokenPolicy string        // written over the policy after install
+	delay        time.Duration // REGATE_TEST_DELAY in the host's environment
+	deadline     time.Duration // regate install --deadline; the run must take about this long
+}
+
+func scenarios() []scenario {
+	return []scenario{
+		{name: "allowed", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", runs: true},
+		{name: "denied", call: toolCall{kind: callBash, command: "touch denied.txt"}, file: "denied.txt", resultHas: "off limits"},
+		{name: "asked", call: toolCall{kind: callBash, command: "touch asked.txt"}, file: "asked.txt"},
+		{name: "malformed-policy", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", brokenPolicy: brokenPolicy},
+		{name: "slow-decision", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", delay: slowDelay, deadline: slowDeadline},
+		{name: "mcp-allowed", call: toolCall{kind: callMCP, tool: "touch", file: "mcp-allowed.txt"}, file: "mcp-allowed.txt", runs: true},
+		{name: "mcp-denied", call: toolCall{kind: callMCP, tool: "touch_denied", file: "mcp-denied.txt"}, file: "mcp-denied.txt", resultHas: "off limits"},
+		{name: "write-allowed", call: toolCall{kind: callWrite, file: "written.txt", content: "written by regate's e2e test\n"}, file: "written.txt", runs: true},
+		{name: "write-denied", call: toolCall{kind: callWrite, file: "deps.lock", content: "written by regate's e2e test\n"}, file: "deps.lock", resultHas: "off limits"},
+	}
+}
