@@ -56,7 +56,7 @@ and exit 2, never a crash the host would take for "run it".`,
 			if err != nil {
 				return withCode(2, err) // no codec to answer with; exit 2 blocks in every host
 			}
-			ans := runHook(cmd.Context(), p, codec, a.stdin, a.stderr)
+			ans := runHookWithin(cmd, p, codec, a.stdin, a.stderr)
 			if _, err := a.stdout.Write(ans.Stdout); err != nil {
 				return withCode(2, err)
 			}
@@ -72,6 +72,7 @@ and exit 2, never a crash the host would take for "run it".`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(2, err) })
 	p.rules.bind(cmd)
 	p.state.bind(cmd)
+	bindHookDeadline(cmd)
 	cmd.Flags().StringVar(&p.askAs, "ask", "deny", "gemini: what an ask becomes, deny or allow (Gemini CLI cannot ask)")
 	return cmd
 }
@@ -96,6 +97,9 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 		return codec.Fail(req, fmt.Sprintf("the hook input is over %d bytes", maxHookInput))
 	}
 	if req, err = codec.Decode(raw); err != nil {
+		return codec.Fail(req, err.Error())
+	}
+	if err := hookDecoded(ctx, req); err != nil {
 		return codec.Fail(req, err.Error())
 	}
 	cwd := req.Cwd
