@@ -79,6 +79,11 @@ type Check struct {
 	// asks unless a rule denies its whole text (R8). Reason says why.
 	Unparseable bool   `json:"unparseable,omitempty"`
 	Reason      string `json:"reason,omitempty"`
+	// Malformed says why a path-bearing argument could not be read as a
+	// path (an array, a number, a missing path of a file tool): the check
+	// asks whatever the rules allow (<malformed-input>), a deny still
+	// denies, and neither a session approval nor yolo lifts it.
+	Malformed string `json:"malformed,omitempty"`
 	// Bare marks a bare name found to exist: the catch-all "*" alone does
 	// not gate it.
 	Bare bool `json:"bare,omitempty"`
@@ -89,10 +94,6 @@ type Check struct {
 	Strict     string `json:"strict,omitempty"`
 	StrictOnly bool   `json:"strict_only,omitempty"`
 }
-
-// searchTools default their path to the working directory; every other
-// tool with a "path" argument is gated on it as given.
-var searchTools = map[string]bool{"find": true, "grep": true, "ls": true}
 
 // Build extracts the facts of one call. It never decides: every check it
 // returns goes to the Rego library.
@@ -116,36 +117,27 @@ func Build(call Call, env Env) *Input {
 		}
 		return in
 	}
-	switch {
-	case call.Tool == "mcp":
-		if a, ok := args["arguments"].(map[string]any); ok {
-			if p, ok := a["path"].(string); ok && p != "" {
-				in.Checks = append(in.Checks, env.pathChecks(p, cwd)...)
-			}
-		}
+	switch call.Tool {
+	case "mcp":
+		in.Checks = append(in.Checks, env.mcpPathChecks(args, cwd)...)
 		targets := MCPTargets(args)
 		in.Checks = append(in.Checks, Check{Surface: "mcp", Value: targets[0], Forms: [][]string{targets}})
-	case call.Tool == "skill":
+	case "skill":
 		name, _ := args["name"].(string)
 		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
 	default:
-		p, isPath := args["path"].(string)
-		if (p == "" || !isPath) && searchTools[call.Tool] {
-			p, isPath = ".", true
+		in.Checks = append(in.Checks, env.pathToolChecks(call.Tool, args, cwd)...)
+		if call.Tool == "grep" {
+			base := "."
+			if p, ok := args["path"].(string); ok && p != "" {
+				base = p
+			}
+			in.Checks = append(in.Checks, env.filterChecks(call.Tool, args, base, cwd)...)
 		}
-		if !isPath || p == "" {
-			in.Checks = append(in.Checks, Check{Surface: call.Tool, Forms: [][]string{{""}}})
-			break
-		}
-		pcs := env.pathChecks(p, cwd)
-		pc := pcs[0]
-		in.Checks = append(in.Checks, pc, Check{Surface: call.Tool, Value: pc.Value, Forms: pc.Forms, Error: pc.Error})
-		in.Checks = append(in.Checks, pcs[1:]...)
 	}
 	return in
 }
 
-// pathCheck gates one path on the path surface.
 // pathChecks gates one path on the path surface: its check, then the
 // strict-only check of its directory spelling, if it names a directory.
 func (e *Env) pathChecks(value, base string) []Check {

@@ -126,6 +126,7 @@ func inputKey(in *facts.Input, revision uint64) string {
 		str(c.Wrapper)
 		str(c.Reason)
 		str(c.At)
+		str(c.Malformed)
 		flag(c.Unparseable)
 		flag(c.Bare)
 		b = binary.AppendUvarint(b, uint64(len(c.Forms)))

@@ -359,7 +359,7 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 			forms[j] = b.term(ast.NewArray(vals...))
 		}
 		// NewObject copies its items, so one scratch array serves every check.
-		var kv [12][2]*ast.Term
+		var kv [13][2]*ast.Term
 		n := 0
 		add := func(key string, value *ast.Term) {
 			kv[n] = ast.Item(term(key), value)
@@ -370,7 +370,7 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 		add("forms", b.term(ast.NewArray(forms...)))
 		for _, f := range [...]struct{ key, value string }{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
-			{"strict", c.Strict},
+			{"strict", c.Strict}, {"malformed", c.Malformed},
 		} {
 			if f.value != "" {
 				add(f.key, b.str(f.value))
@@ -419,7 +419,7 @@ type docBuilder struct {
 func newDocBuilder(in *facts.Input) docBuilder {
 	nTerms, nPtrs := 3, 0
 	for _, c := range in.Checks {
-		nTerms += 10 + len(c.Forms) // up to 8 strings, the forms array, the check, an array per form
+		nTerms += 11 + len(c.Forms) // up to 9 strings, the forms array, the check, an array per form
 		nPtrs += 1 + len(c.Forms)
 		for _, f := range c.Forms {
 			nTerms += len(f)

@@ -57,7 +57,7 @@ var terms = func() map[string]*ast.Term {
 		"surface", "forms", "bare", "error", "wrapper", "unparseable", "reason", "pattern", "pos", "action",
 		"catch_all", "outcomes", "top", "rule", "layer", "i", "session", "agent", "policy", "agent_fallback",
 		"policy_fallback", "allow", "ask", "deny", "floor", "facts", "fallback", "-", "",
-		"<unresolved-path>", "<unparseable-bash-command>", "<opaque-bash-wrapper>", "<indirection-bash-wrapper>",
+		"<unresolved-path>", "<unparseable-bash-command>", "malformed", "<malformed-input>", "<opaque-bash-wrapper>", "<indirection-bash-wrapper>",
 		// the input document's keys and common values
 		"tool", "unregistered", "checks", "value", "origin", "at", "approvals", "hardguards", "surfaces",
 		"floors", "yolo", "matched", "hard-guard", "registry", "decisionFloor", "<unregistered-tool>",

@@ -6,7 +6,7 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // which it follows step for step: for each check the first layer with a
 // matching rule per spelling group (a bare name's catch-all skipped), the
 // most restrictive group, the error outcome, the fallback (none for the path
-// surface), and the wrapper, unparseable and strict floors. It exists because OPA
+// surface), and the malformed, wrapper, unparseable and strict floors. It exists because OPA
 // spends microseconds per Rego expression and a bash call has about ten
 // checks; TestAgreement and TestFastPathAgreesOnWorkload hold it to the
 // Rego.
@@ -26,7 +26,7 @@ type outcome struct {
 	rule   ast.Object
 	layer  string
 	i      int
-	fault  bool   // raised by a rule file that failed to load
+	fault  bool   // raised by a rule file that failed to load, or a malformed call
 	floor  string // the floor that raised an allow, if any
 	yolo   bool
 }
@@ -129,6 +129,13 @@ var wrapperSentinels = map[string]string{"opaque": "<opaque-bash-wrapper>", "ind
 
 // unitFloor is checks.unit_floor.
 func unitFloor(i int, c ast.Object, action string, rule ast.Object, layer string, strict bool) outcome {
+	if why := get(c, "malformed"); why != nil && action != "deny" {
+		return outcome{action: "ask", rule: ast.NewObject(
+			item("pattern", term("<malformed-input>")),
+			item("pos", term("-")),
+			item("reason", ast.NewTerm(why)),
+		), layer: "floor", i: i, fault: true}
+	}
 	if sentinel, ok := wrapperSentinels[getString(c, "wrapper")]; ok && action == "allow" && layer != "session" {
 		floored := rule.Copy()
 		floored.Insert(term("pattern"), term(sentinel))

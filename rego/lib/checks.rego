@@ -89,14 +89,20 @@ fallback_outcome(i, ctx) := {"action": ctx.agent_fallback.action, "rule": ctx.ag
 	ctx.policy_fallback != null
 } else := {"action": "ask", "rule": builtin_fallback, "layer": "fallback", "i": i}
 
-# unit_floor: a wrapper's allow becomes ask with its sentinel (R9); a
+# unit_floor: a path-bearing argument regate could not read as a path
+# (facts' malformed) asks unless a rule denies the call: it reports a fault
+# in the call, not a policy, so neither a session approval nor yolo lifts it
+# (docs/decisions.md); a wrapper's allow becomes ask with its sentinel (R9); a
 # command that could not be split into units asks unless a rule denies its
 # whole text (R8); in strict mode, a check with a strict reason (inline
 # code, an argument that runs code, …) asks too (docs/strict.md). The floors
 # stand in for a person's look at the command, so an approval that person
 # gave for the session lifts them, as it lifts an ordinary deny (R5); what a
 # wrapper runs is still decided on its own.
-unit_floor(c, o, ctx) := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
+unit_floor(c, o, ctx) := {"action": "ask", "rule": {"pattern": "<malformed-input>", "pos": "-", "reason": c.malformed}, "layer": "floor", "i": o.i, "fault": true} if {
+	c.malformed
+	o.action != "deny"
+} else := {"action": "ask", "rule": object.union(o.rule, {"pattern": wrapper_sentinels[c.wrapper]}), "layer": "floor", "i": o.i} if {
 	o.action == "allow"
 	o.layer != "session"
 	wrapper_sentinels[c.wrapper]

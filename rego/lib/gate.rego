@@ -125,7 +125,8 @@ fault_floors(rules) := array.concat(
 )
 
 # yolo auto-approves an ask, but never one raised by a rule file that failed
-# to load: that ask reports a fault, not a policy.
+# to load or by a malformed call (checks.unit_floor): that ask reports a
+# fault, not a policy.
 yolo(policy, o) := object.union(o, {"action": "allow", "yolo": true}) if {
 	policy.yolo
 	o.action == "ask"

@@ -122,3 +122,36 @@ test_session_approval_lifts_wrapper_floor if {
 	approved.action == "allow"
 	approved.layer == "session"
 }
+
+# A read whose path was not a string: the malformed floor asks over an
+# allow, a session approval or yolo, and a deny still denies.
+read_malformed := {
+	"tool": "read",
+	"unregistered": false,
+	"checks": [{"surface": "read", "value": "", "forms": [[""]], "malformed": "input.path is an array, not a string"}],
+	"session": {"approvals": {}},
+}
+
+test_malformed_input_asks_over_allow if {
+	d := permission.decision with input as read_malformed
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow")}}
+	d.action == "ask"
+	d.matched == "<malformed-input>"
+	d.layer == "floor"
+	d.reason == "input.path is an array, not a string"
+}
+
+test_malformed_input_not_approved_by_yolo_or_session if {
+	d := permission.decision with input as object.union(read_malformed, {"session": {"approvals": {"read": catch_all("allow")}}})
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("allow")}, "yolo": true}
+	d.action == "ask"
+	d.matched == "<malformed-input>"
+	d.yolo == false
+}
+
+test_malformed_input_deny_stands if {
+	d := permission.decision with input as read_malformed
+		with data.regate.rules.policy as {"surfaces": {"read": catch_all("deny")}, "yolo": true}
+	d.action == "deny"
+	d.matched == "*"
+}
