@@ -133,33 +133,37 @@ func (at insertion) settle(tree *hujson.Value) {
 	closing := hujson.Extra("\n" + strings.Repeat("  ", at.depth-1))
 	switch comp := parent.Value.(type) {
 	case *hujson.Array:
-		if n := len(comp.Elements); n > 0 && !hasLineBreak(comp.Elements[n-1].BeforeExtra) {
-			comp.Elements[n-1].BeforeExtra = lead
+		if n := len(comp.Elements); n > 0 {
+			comp.Elements[n-1].BeforeExtra = endLine(comp.Elements[n-1].BeforeExtra, lead)
 		}
-		if !hasLineBreak(comp.AfterExtra) {
-			comp.AfterExtra = closing
-		}
+		comp.AfterExtra = endLine(comp.AfterExtra, closing)
 	case *hujson.Object:
 		for i := range comp.Members {
 			m := &comp.Members[i]
 			if name, ok := m.Name.Value.(hujson.Literal); !ok || name.String() != at.member {
 				continue
 			}
-			if !hasLineBreak(m.Name.BeforeExtra) {
-				m.Name.BeforeExtra = lead
-			}
+			m.Name.BeforeExtra = endLine(m.Name.BeforeExtra, lead)
 			if len(m.Value.BeforeExtra) == 0 {
 				m.Value.BeforeExtra = hujson.Extra(" ")
 			}
 		}
-		if !hasLineBreak(comp.AfterExtra) {
-			comp.AfterExtra = closing
-		}
+		comp.AfterExtra = endLine(comp.AfterExtra, closing)
 	}
 	tree.UpdateOffsets()
 }
 
-func hasLineBreak(b hujson.Extra) bool { return bytes.ContainsAny(b, "\n\r") }
+// endLine makes the white space before a value or a closing bracket end
+// with newline (a line break and its indentation), keeping every comment.
+func endLine(b hujson.Extra, newline hujson.Extra) hujson.Extra {
+	i := bytes.LastIndexByte(b, '\n')
+	if i >= 0 && len(bytes.TrimSpace(b[i+1:])) == 0 {
+		b = b[:i]
+	} else {
+		b = bytes.TrimRight(b, " \t")
+	}
+	return append(append(hujson.Extra(nil), b...), newline...)
+}
 
 // A patchOp is one RFC 6902 operation.
 type patchOp struct {
