@@ -87,6 +87,14 @@ func mixedCalls(t testing.TB) []facts.Call {
 	for _, in := range []map[string]any{{}, {"server": "exa"}, {"tool": "exa:search"}, {"tool": "github:create_issue"}, {"connect": "github"}, {"search": "x"}, {"describe": "a:b"}} {
 		calls = append(calls, facts.Call{Tool: "mcp", Input: in})
 	}
+	// Malformed inputs and search filters (facts/args.go, facts/filter.go).
+	for _, in := range []string{`{"path": [".env"]}`, `{"path": 5}`, `{}`, `{"path": ""}`, `{"pattern": "x", "glob": "*"}`,
+		`{"pattern": "x", "glob": ".e?v"}`, `{"pattern": "x", "glob": ["*.go", 1]}`, `{"pattern": "x", "path": "keys", "glob": "id_*"}`} {
+		for _, tool := range []string{"read", "write", "grep", "ls", "TodoWrite"} {
+			calls = append(calls, call(tool, in))
+		}
+	}
+	calls = append(calls, call("mcp", `{"tool": "fs:read", "arguments": {"path": [".env", 2]}}`))
 	calls = append(calls, sampleCalls...)
 	calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": "cat loop1 id_rsa keys && ls link/"}})
 	// The generated benchmark workload of issue 5, whole.
