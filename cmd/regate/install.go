@@ -37,8 +37,9 @@ func newInstallCmd(a *app) *cobra.Command {
 --write merges it into the file: Claude Code's ~/.claude/settings.json (PreToolUse and
 PermissionRequest), Codex's ~/.codex/hooks.json (the same events), Gemini CLI's
 ~/.gemini/settings.json (BeforeTool), GitHub Copilot CLI's ~/.copilot/hooks/regate.json
-(preToolUse); with --project, the project's file in the current directory instead
-(.github/hooks/regate.json for Copilot CLI). The user's other settings, hooks and comments are
+(preToolUse), OpenCode's plugin in ~/.config/opencode/plugin/; with --project, the project's
+file in the current directory instead (.github/hooks/regate.json for Copilot CLI,
+.opencode/plugin/ for OpenCode). The user's other settings, hooks and comments are
 kept, and regate's earlier entry is replaced.
 
 The hook carries regate's own --deadline; the host's timeout is written in the host's unit
@@ -99,8 +100,10 @@ func runInstall(ctx context.Context, p *installParams, host string, stdout, stde
 	if err != nil {
 		return withCode(exitFault, err)
 	}
-	path, err := settingsFile(host, home, dir, p.project)
-	if err != nil {
+	var path string
+	if host == "opencode" {
+		path = openCodeDir(home, dir, p.project)
+	} else if path, err = settingsFile(host, home, dir, p.project); err != nil {
 		return withCode(exitUsage, err)
 	}
 	plan, problems := planInstall(ctx, p, host, dir)
@@ -112,6 +115,9 @@ func runInstall(ctx context.Context, p *installParams, host string, stdout, stde
 		for _, pr := range problems {
 			fmt.Fprintf(stderr, "regate: warning (--force): %s\n", pr)
 		}
+	}
+	if host == "opencode" {
+		return installOpenCode(p, plan, path, stdout, stderr)
 	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -24,6 +24,9 @@ type installPlan struct {
 	// bin and policy are the executable and policy file as found on this
 	// machine (policy empty: the bundled default), for the proof command.
 	bin, policy string
+	// binArg and policyArg are them as the host is to name them: with
+	// --project, "regate" from PATH and a path relative to the project.
+	binArg, policyArg string
 	// compiled is the policy the hook will decide with, when it compiled.
 	compiled *compiler.Output
 }
@@ -43,7 +46,7 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 	case p.project && p.bin == "":
 		// A project file is shared: the hook runs whichever regate each
 		// machine has on PATH.
-		prog = "regate"
+		prog, plan.binArg = "regate", "regate"
 		found, err := exec.LookPath("regate")
 		if err != nil {
 			problems = append(problems, "regate is not on PATH, so the hook's command would not be found and the host would run every tool unguarded; install regate on PATH (go install github.com/regate/regate/cmd/regate@latest)")
@@ -60,7 +63,7 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 			prog = projectRef(host, rel, &plan)
 		}
 		problems = append(problems, executableProblems(abs)...)
-		plan.bin = abs
+		plan.bin, plan.binArg = abs, filepath.ToSlash(rel)
 	default:
 		bin := p.bin
 		if bin == "" {
@@ -73,12 +76,12 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 		abs, _ := filepath.Abs(bin)
 		problems = append(problems, executableProblems(abs)...)
 		prog = shellQuoteArg(abs)
-		plan.bin = abs
+		plan.bin, plan.binArg = abs, abs
 	}
 	plan.command = prog + " hook " + host + " --deadline " + p.deadline.String()
 	if p.policy != "" {
 		abs, _ := filepath.Abs(p.policy)
-		plan.policy = abs
+		plan.policy, plan.policyArg = abs, abs
 		if p.project {
 			rel, inside := within(project, abs)
 			if !inside {
@@ -86,6 +89,7 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 				plan.command += " --policy " + shellQuoteArg(abs)
 			} else {
 				plan.command += " --policy " + projectRef(host, rel, &plan)
+				plan.policyArg = filepath.ToSlash(rel)
 			}
 		} else {
 			plan.command += " --policy " + shellQuoteArg(abs)

@@ -36,6 +36,9 @@ func printNextSteps(w io.Writer, host string, p *installParams, plan installPlan
 		if p.project {
 			fmt.Fprintln(w, "  - Gemini CLI runs a project's hooks only in a trusted folder.")
 		}
+	case "opencode":
+		fmt.Fprintln(w, "  - Restart OpenCode: it loads plugin/*.ts when it starts. The plugin blocks every call when")
+		fmt.Fprintln(w, "    regate is missing, fails or does not answer in time.")
 	case "copilot":
 		fmt.Fprintln(w, "  - Restart Copilot CLI: it reads its hook files when it starts.")
 		if p.project {
