@@ -33,8 +33,17 @@
 //
 // read, write, edit, find, grep and ls are gated on their path (find, grep
 // and ls default to "."), on the path surface and on their own surface.
-// mcp is gated on its targets and on arguments.path. skill is gated on its
-// name. bash, and every shellTools alias, is gated on its command; an
-// alias's workdir is gated as a path. Any other tool is gated on its own
-// surface, and on input.path when it has one.
+// grep's search filter ("glob") is gated as the paths it names: as written,
+// joined with the search path, and expanded below it (filter.go). mcp is
+// gated on its targets and on arguments.path. skill is gated on its name.
+// bash, and every shellTools alias, is gated on its command; an alias's
+// workdir is gated as a path. Any other tool is gated on its own surface,
+// and on input.path when it has one.
+//
+// # Malformed input
+//
+// A path-bearing argument regate cannot read as a path (a file tool's path
+// absent or empty, a path or filter that is not a string) adds a check with
+// Malformed set, which the library floors to ask; every string inside the
+// argument is gated as a path as well (args.go).
 package facts
