@@ -78,6 +78,9 @@ func malformedCheck(tool, why string) Check {
 // notAString is the reason of a malformed argument that is present but not
 // a string.
 func notAString(key string, a argument) string {
+	if a.mixed {
+		return fmt.Sprintf("input.%s is an array holding something else than strings; regate cannot tell which paths the tool uses", key)
+	}
 	return fmt.Sprintf("input.%s is %s, not a string; regate cannot tell which path the tool uses", key, a.shape)
 }
 

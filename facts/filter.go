@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -27,7 +28,7 @@ import (
 // Bounds of one filter's walk: past them the filter asks instead.
 const (
 	maxFilterEntries = 20000
-	maxFilterMatches = 512
+	maxFilterMatches = 4096
 )
 
 // skipDirs are folders below the search root a filter's walk does not
@@ -78,8 +79,10 @@ func (e *Env) filterPathChecks(tool, filter, base, cwd string) []Check {
 		return append(out, Check{Surface: "path", Value: joined, Forms: f.groups(),
 			Error: "the search filter " + filter + " could not be checked below " + base + ": " + err.Error()})
 	}
+	// A match is a path read: the path surface decides it. (The filter as
+	// written is on the tool's surface too, above.)
 	for _, m := range matches {
-		out = append(out, e.toolPathChecks(tool, m, cwd)...)
+		out = append(out, e.pathChecks(m, cwd)...)
 	}
 	return out
 }
@@ -107,7 +110,7 @@ func (e *Env) walkFilter(filter, base, cwd string) ([]string, error) {
 		}
 		globs = append(globs, g)
 	}
-	lister, ok := e.fs().(DirReader)
+	list, ok := e.dirLister()
 	if !ok {
 		return nil, fmt.Errorf("the file system cannot list directories")
 	}
@@ -126,27 +129,24 @@ func (e *Env) walkFilter(filter, base, cwd string) ([]string, error) {
 	for len(queue) > 0 {
 		rel := queue[0]
 		queue = queue[1:]
-		names, err := lister.ReadDir(path.Join(start, rel))
+		ents, err := list(path.Join(start, rel))
 		if err != nil {
 			continue // not a folder, gone, or unreadable: the search reads nothing there
 		}
-		for _, n := range names {
+		for _, ent := range ents {
 			if entries++; entries > maxFilterEntries {
 				return nil, fmt.Errorf("more than %d entries to look at", maxFilterEntries)
 			}
-			r := path.Join(rel, n)
-			if filterMatches(globs, r, n, anywhere) {
+			r := path.Join(rel, ent.name)
+			if filterMatches(globs, r, ent.name, anywhere) {
 				if out = append(out, path.Join(base, r)); len(out) > maxFilterMatches {
 					return nil, fmt.Errorf("it matches more than %d paths", maxFilterMatches)
 				}
 			}
-			if skipDirs[n] {
-				continue
-			}
 			// Only real folders are descended: a search tool does not
 			// follow a link to a folder, and a link that matches is gated
 			// above with its target.
-			if mode, err := e.fs().Lstat(path.Join(start, r)); err == nil && mode.IsDir() {
+			if ent.dir && !skipDirs[ent.name] {
 				queue = append(queue, r)
 			}
 		}
@@ -174,4 +174,41 @@ func filterMatches(globs []*glob.Pattern, rel, name string, anywhere bool) bool 
 		}
 	}
 	return false
+}
+
+// dirent is one entry of a folder: its name, and whether it is a folder
+// itself (not a link to one).
+type dirent struct {
+	name string
+	dir  bool
+}
+
+// dirLister returns how to list a folder with its entries' kinds: the host's
+// file system reads both at once (a walk of many folders would otherwise
+// cost a stat per entry); any other DirReader is asked entry by entry.
+func (e *Env) dirLister() (func(string) ([]dirent, error), bool) {
+	fsys := e.fs()
+	if _, ok := fsys.(OSFS); ok {
+		return func(name string) ([]dirent, error) {
+			es, err := os.ReadDir(name)
+			out := make([]dirent, len(es))
+			for i, d := range es {
+				out[i] = dirent{name: d.Name(), dir: d.IsDir()}
+			}
+			return out, err
+		}, true
+	}
+	lister, ok := fsys.(DirReader)
+	if !ok {
+		return nil, false
+	}
+	return func(name string) ([]dirent, error) {
+		names, err := lister.ReadDir(name)
+		out := make([]dirent, len(names))
+		for i, n := range names {
+			mode, lerr := fsys.Lstat(path.Join(name, n))
+			out[i] = dirent{name: n, dir: lerr == nil && mode.IsDir()}
+		}
+		return out, err
+	}, true
 }
