@@ -27,6 +27,7 @@ type fakeModel struct {
 // wireCall is a tool call in the host's own terms.
 type wireCall struct {
 	name  string         // the tool's name as the host offered it
+	space string         // Codex: the namespace a searched-for tool came in
 	args  map[string]any // its input (a JSON object)
 	input string         // Codex custom tools: the raw input instead of args
 }
@@ -35,18 +36,27 @@ type wireCall struct {
 // the call was made already (the host asks again without a result only
 // when something is wrong: it gets text then, ending the run).
 func (m *fakeModel) nextCall(offered []string) (wireCall, bool) {
+	c, ok, err := m.tryCall(offered)
+	if err != nil {
+		m.problem("%v", err)
+	}
+	return c, ok
+}
+
+// tryCall is nextCall for a wire that can recover when the tool is not
+// offered yet (Codex: search for it first); the error is not recorded.
+func (m *fakeModel) tryCall(offered []string) (wireCall, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.calls > 0 || len(offered) == 0 {
-		return wireCall{}, false
+		return wireCall{}, false, nil
 	}
 	c, err := m.pick(offered)
 	if err != nil {
-		m.problems = append(m.problems, err.Error())
-		return wireCall{}, false
+		return wireCall{}, false, err
 	}
 	m.calls++
-	return c, true
+	return c, true, nil
 }
 
 func (m *fakeModel) sawResult(text string) {
