@@ -122,8 +122,9 @@ test("a tool that may be an MCP tool is blocked when OpenCode cannot list its se
 // The real codec, once `regate hook opencode` exists.
 function realHasOpencode(): boolean {
   if (!realBin) return false;
-  const r = spawnSync(realBin, ["hook", "opencode", "--help"], { encoding: "utf8" });
-  return r.status === 0 && !/unknown host/i.test(r.stdout + r.stderr);
+  // `regate hook --help` succeeds for any host name: ask for a decision.
+  const r = spawnSync(realBin, ["hook", "opencode"], { encoding: "utf8", input: "{}" });
+  return !r.error && !/unknown host/i.test(r.stdout + r.stderr);
 }
 
 test("against the real regate hook opencode", { skip: !realHasOpencode() && "REGATE_BIN has no `regate hook opencode` yet" }, async () => {
