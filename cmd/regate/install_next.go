@@ -32,7 +32,8 @@ func printNextSteps(w io.Writer, host string, p *installParams, plan installPlan
 		fmt.Fprintln(w, "  - A Codex release that still gates hooks behind a feature flag needs [features] hooks = true")
 		fmt.Fprintln(w, "    (codex_hooks = true before 0.130) in ~/.codex/config.toml; current releases run hooks by default.")
 	case "gemini":
-		fmt.Fprintln(w, "  - Restart Gemini CLI. Hooks are on by default; settings that say hooksConfig.enabled: false turn them off.")
+		fmt.Fprintln(w, "  - Restart Gemini CLI. It runs hooks by default since early 2026 (hooksConfig.enabled); an older")
+		fmt.Fprintln(w, "    release needs \"hooksConfig\": {\"enabled\": true}, or before that \"tools\": {\"enableHooks\": true}.")
 		if p.project {
 			fmt.Fprintln(w, "  - Gemini CLI runs a project's hooks only in a trusted folder.")
 		}

@@ -66,7 +66,7 @@ func trustOver(ctx context.Context, r io.Reader, w io.Writer, cwd, hooksFile str
 		return 0, err
 	}
 	if len(ours) == 0 {
-		return 0, fmt.Errorf("codex app-server lists no regate hook from %s", hooksFile)
+		return 0, fmt.Errorf("codex app-server lists no regate hook from %s (a project's hooks are listed only once the project is trusted)", hooksFile)
 	}
 	state := map[string]any{}
 	for _, h := range ours {
