@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // fakeModel is the scripted model every wire format shares: the first
@@ -18,7 +19,7 @@ type fakeModel struct {
 	pick func(offered []string) (wireCall, error)
 
 	mu       sync.Mutex
-	requests []string // "METHOD PATH", in order
+	requests []string // "+SECONDS METHOD PATH", in order
 	results  []string // the tool results the host sent back
 	calls    int      // tool calls answered
 	problems []string // what went wrong on the fake's side
@@ -91,9 +92,10 @@ func (m *fakeModel) summary() string {
 
 // logged records each request's method and path before h serves it.
 func (m *fakeModel) logged(h http.Handler) http.Handler {
+	start := time.Now()
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		m.mu.Lock()
-		m.requests = append(m.requests, req.Method+" "+req.URL.Path)
+		m.requests = append(m.requests, fmt.Sprintf("+%.1fs %s %s", time.Since(start).Seconds(), req.Method, req.URL.Path))
 		m.mu.Unlock()
 		h.ServeHTTP(w, req)
 	})
@@ -220,4 +222,12 @@ func offeredMCP(offered []string, tool string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("the host did not offer the fake MCP server's tool %q; it offered %q", tool, offered)
+}
+
+func mustJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only the fakes' own maps come here
+	}
+	return string(data)
 }
