@@ -10,17 +10,18 @@ import (
 // Codex: codex exec headless, a custom model provider on the Responses API
 // at the fake, the fake MCP server in config.toml; regate install codex
 // writes PreToolUse and PermissionRequest into $CODEX_HOME/hooks.json.
-// Codex skips a hook nobody trusted: the run passes
-// --dangerously-bypass-hook-trust.
+// Codex skips a hook nobody trusted: install --trust records the trust
+// through codex app-server, as Codex's own /hooks does.
 func TestCodex(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
-		name:    "codex",
-		bin:     "codex",
-		pkg:     "@openai/codex",
-		timeout: 60 * time.Second,
-		wire:    responsesWire,
-		pick:    pickCodex,
+		name:         "codex",
+		bin:          "codex",
+		pkg:          "@openai/codex",
+		timeout:      60 * time.Second,
+		wire:         responsesWire,
+		installFlags: []string{"--trust"},
+		pick:         pickCodex,
 		configure: func(r *hostRun, sc scenario) {
 			codexHome := filepath.Join(r.home, ".codex")
 			r.setenv("CODEX_HOME", codexHome)
@@ -59,8 +60,7 @@ args = [%q]
 		argv: func(r *hostRun) []string {
 			// Without -s the sandbox is read-only, and an allowing hook
 			// does not lift it.
-			return []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access",
-				"--dangerously-bypass-hook-trust", "go"}
+			return []string{"codex", "exec", "--json", "--skip-git-repo-check", "-s", "danger-full-access", "go"}
 		},
 	})
 }

@@ -47,7 +47,15 @@ func testMain(m *testing.M) int {
 		}
 		return m.Run() // every host test skips with npmMissing
 	}
-	dir, err := os.MkdirTemp("", "regate-e2e-bin-")
+	// Not in the temporary folder: regate install refuses an executable
+	// there (it vanishes, and then the host runs every tool unguarded).
+	// The hosts' npm folder lasts, so the build goes beside it.
+	parent := filepath.Join(npmDir, "regate-bin")
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	dir, err := os.MkdirTemp(parent, "run-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
@@ -91,8 +99,10 @@ type host struct {
 	// configure writes the host's settings (model endpoint, MCP server)
 	// before regate is installed.
 	configure func(r *hostRun, sc scenario)
-	// install registers regate (default: regate install NAME --write).
-	install func(r *hostRun, sc scenario)
+	// install registers regate (default: regate install NAME --policy P
+	// --write, then installFlags).
+	install      func(r *hostRun, sc scenario)
+	installFlags []string
 	// argv is the host's command line for one headless run.
 	argv func(r *hostRun) []string
 	// unsupported, when set, names why the host cannot run a scenario.
@@ -165,6 +175,7 @@ func (r *hostRun) installRegate(sc scenario) {
 	if sc.deadline > 0 {
 		args = append(args, "--deadline", sc.deadline.String())
 	}
+	args = append(args, r.host.installFlags...)
 	r.t.Logf("%s", strings.TrimSpace(r.regate(args...)))
 }
 
