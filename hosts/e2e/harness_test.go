@@ -103,6 +103,9 @@ type host struct {
 	// --write, then installFlags).
 	install      func(r *hostRun, sc scenario)
 	installFlags []string
+	// start, when set, runs just before the host (after the policy is
+	// broken and the delay set): Pi's regate serve.
+	start func(r *hostRun)
 	// argv is the host's command line for one headless run.
 	argv func(r *hostRun) []string
 	// unsupported, when set, names why the host cannot run a scenario.
@@ -283,6 +286,9 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 		r.setenv("REGATE_TEST_DELAY", sc.delay.String())
 	}
 
+	if h.start != nil {
+		h.start(r)
+	}
 	out, elapsed, runErr := runProcess(t, r, h.argv(r))
 	t.Logf("%s ran %.1fs (exit: %v)", h.name, elapsed.Seconds(), runErr)
 	check(t, r, sc, elapsed)
@@ -330,6 +336,7 @@ func check(t *testing.T, r *hostRun, sc scenario, elapsed time.Duration) {
 		t.Errorf("fake model: %s", err)
 	}
 	results := r.model.toolResults()
+	t.Logf("tool result sent to the model: %q", results)
 	if len(results) == 0 {
 		t.Errorf("the host never sent the tool call's result back to the model: it did not make the call, so the scenario proves nothing")
 	}
