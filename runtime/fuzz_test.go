@@ -74,7 +74,9 @@ func FuzzCall(f *testing.F) {
 	}
 	for _, s := range []string{`{}`, `{"tool":""}`, `{"tool":"read","input":{"path":7}}`, `{"tool":"mcp","input":{"tool":{}}}`,
 		`{"tool":"skill","input":{"name":null}}`, `{"tool":"write","input":{"path":"~/.ssh/../.ssh/x"},"registered":["read"]}`,
-		`{"tool":"ls","input":{"path":"/home/u/.ssh"},"agent":"my-agent"}`, `{"tool":"bash","input":{"command":["ls"]}}`} {
+		`{"tool":"ls","input":{"path":"/home/u/.ssh"},"agent":"my-agent"}`, `{"tool":"bash","input":{"command":["ls"]}}`,
+		`{"tool":"read","input":{"path":[".env",null]}}`, `{"tool":"grep","input":{"pattern":"x","glob":["*",".e?v",1]}}`,
+		`{"tool":"grep","input":{"path":"link","glob":"id_*"}}`, `{"tool":"mcp","input":{"tool":"t","arguments":{"path":[".env"]}}}`} {
 		f.Add(s)
 	}
 	ctx := context.Background()
