@@ -90,6 +90,9 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 			} else {
 				plan.command += " --policy " + projectRef(host, rel, &plan)
 				plan.policyArg = filepath.ToSlash(rel)
+				if _, err := os.Stat(filepath.Join(project, ".git")); host == "codex" && err != nil {
+					problems = append(problems, fmt.Sprintf("Codex finds a project's root by its .git, and %s has none, so the hook would not find the policy; run install from the repository's root", project))
+				}
 			}
 		} else {
 			plan.command += " --policy " + shellQuoteArg(abs)
