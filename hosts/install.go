@@ -95,7 +95,8 @@ var installs = map[string]hostInstall{
 	},
 }
 
-// InstallHosts are the hosts Install writes settings for.
+// InstallHosts are the hosts InstallHook writes settings for (OpenCode,
+// which has none, takes InstallOpenCode's files).
 func InstallHosts() []string {
 	names := make([]string, 0, len(installs))
 	for h := range installs {
@@ -108,7 +109,7 @@ func InstallHosts() []string {
 func lookupInstall(host string) (hostInstall, error) {
 	in, ok := installs[host]
 	if !ok {
-		return in, fmt.Errorf("hosts: install knows no host %q; use %s", host, strings.Join(InstallHosts(), ", "))
+		return in, fmt.Errorf("hosts: install knows no host %q; use %s or opencode", host, strings.Join(InstallHosts(), ", "))
 	}
 	return in, nil
 }
