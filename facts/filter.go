@@ -55,10 +55,31 @@ func (e *Env) filterChecks(tool string, args map[string]any, base, cwd string) [
 		filters = a.strings
 	}
 	for _, f := range filters {
-		if f == "" {
-			continue
+		for _, g := range splitFilter(f) {
+			out = append(out, e.filterPathChecks(tool, g, base, cwd)...)
 		}
-		out = append(out, e.filterPathChecks(tool, f, base, cwd)...)
+	}
+	return out
+}
+
+// splitFilter splits one filter value into the globs a search tool applies,
+// as Claude Code's Grep does (2.1.332: split at white space, then at commas
+// outside a word holding a brace pair), so "*.go .env" and "*.go,.env" are
+// two filters; for a tool that reads the value as one glob this only adds
+// checks. A glob starting with "!" excludes files (ripgrep's --glob), it
+// names none to read, so it is not gated.
+func splitFilter(f string) []string {
+	var out []string
+	for _, w := range strings.Fields(f) {
+		parts := []string{w}
+		if !strings.Contains(w, "{") || !strings.Contains(w, "}") {
+			parts = strings.Split(w, ",")
+		}
+		for _, p := range parts {
+			if p != "" && !strings.HasPrefix(p, "!") {
+				out = append(out, p)
+			}
+		}
 	}
 	return out
 }

@@ -164,6 +164,13 @@ func TestSearchFilterGatedAsPath(t *testing.T) {
 			{`{"pattern": "KEY", "path": "docs", "glob": "*"}`, "allow"},
 			{`{"pattern": "KEY", "path": "/home/u", "glob": ".ssh/*"}`, "deny"},
 			{`{"pattern": "KEY", "glob": "~/.ssh/*"}`, "deny"},
+			// Claude Code splits a filter at white space and commas.
+			{`{"pattern": "KEY", "glob": "*.go .env"}`, "deny"},
+			{`{"pattern": "KEY", "glob": "*.go,.e?v"}`, "deny"},
+			{`{"pattern": "KEY", "glob": "*.{go,md}"}`, "allow"},
+			// An exclusion names no file to read.
+			{`{"pattern": "KEY", "glob": "!*.env"}`, "allow"},
+			{`{"pattern": "KEY", "glob": "*.go !.env"}`, "allow"},
 			{`{"pattern": "KEY", "glob": "[broken"}`, "ask"},
 			{`{"pattern": "KEY", "glob": 5}`, "ask"},
 			{`{"pattern": "KEY", "glob": ["*.go", 5]}`, "ask"},
