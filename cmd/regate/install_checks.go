@@ -201,13 +201,13 @@ func transientFolder(path string) (string, bool) {
 		}
 	}
 	dirs := map[string]string{os.TempDir(): "the temporary folder"}
-	if c := os.Getenv("GOCACHE"); c != "" {
+	if c := os.Getenv("GOCACHE"); c != "" && c != "off" {
 		dirs[c] = "Go's build cache"
 	}
 	if c, err := os.UserCacheDir(); err == nil {
 		dirs[filepath.Join(c, "go-build")] = "Go's build cache"
 	}
-	if c := goEnvGOCACHE(); c != "" {
+	if c := goEnvGOCACHE(); c != "" && c != "off" {
 		dirs[c] = "Go's build cache"
 	}
 	for dir, what := range dirs {
@@ -236,7 +236,7 @@ func goEnvGOCACHE() string {
 // within reports whether path lies inside dir (symbolic links resolved
 // where they exist), and path relative to dir.
 func within(dir, path string) (string, bool) {
-	if dir == "" || dir == "off" {
+	if dir == "" {
 		return "", false
 	}
 	d, p := resolved(dir), resolved(path)
