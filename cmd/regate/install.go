@@ -137,7 +137,7 @@ func runInstall(ctx context.Context, p *installParams, host string, stdout, stde
 		fmt.Fprintf(stderr, "regate: this is %s with regate's hook; --write merges it there\n", path)
 		return nil
 	}
-	if err := writeFileAtomic(path, merged); err != nil {
+	if err := writeFileAtomic(path, merged, p.project); err != nil {
 		return withCode(exitFault, err)
 	}
 	fmt.Fprintf(stdout, "regate's hook is registered in %s (deadline %s, host timeout %s)\n", path, p.deadline, hostTimeout(p.deadline))
@@ -170,11 +170,16 @@ func settingsFile(host, home, dir string, project bool) (string, error) {
 
 // writeFileAtomic replaces path with data through a file beside it, so a
 // host starting meanwhile reads the old settings or the new, never half.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+// An existing file keeps its mode; a new one is the user's alone (user
+// settings may hold keys), or readable by all in a project (shared).
+func writeFileAtomic(path string, data []byte, shared bool) error {
+	dirMode, mode := fs.FileMode(0o700), fs.FileMode(0o600)
+	if shared {
+		dirMode, mode = 0o755, 0o644
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	mode := fs.FileMode(0o600)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
 	}

@@ -50,7 +50,7 @@ func installOpenCode(p *installParams, plan installPlan, base string, stdout, st
 		return nil
 	}
 	for _, name := range names {
-		if err := writeFileAtomic(filepath.Join(base, name), files[name]); err != nil {
+		if err := writeFileAtomic(filepath.Join(base, name), files[name], p.project); err != nil {
 			return withCode(exitFault, err)
 		}
 	}
