@@ -18,11 +18,21 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	base := cwd
 	var checks []Check
 	if st.WorkdirArgument != "" {
-		if wd, ok := args[st.WorkdirArgument].(string); ok && wd != "" {
-			c := e.pathChecks(wd, cwd)[0]
+		wd := readArgument(args, st.WorkdirArgument)
+		switch {
+		case wd.isString && wd.value != "":
+			c := e.pathChecks(wd.value, cwd)[0]
 			c.At = "workdir"
 			checks = append(checks, c)
-			base = e.absolute(wd, cwd)
+			base = e.absolute(wd.value, cwd)
+		case wd.present && !wd.isString:
+			// The command would run somewhere regate cannot tell.
+			checks = append(checks, malformedCheck("bash", notAString(st.WorkdirArgument, wd)))
+			for _, s := range wd.strings {
+				c := e.pathChecks(s, cwd)[0]
+				c.At = "workdir"
+				checks = append(checks, c)
+			}
 		}
 	}
 	cmd, ok := args[st.CommandArgument].(string)

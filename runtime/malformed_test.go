@@ -208,3 +208,24 @@ func TestDefaultPolicyFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedWorkdirAsks: a shell alias whose workdir argument is not a
+// string runs where regate cannot tell: it asks, and a string inside it is
+// still gated as a path.
+func TestMalformedWorkdirAsks(t *testing.T) {
+	engines := enginesFor(t, `{"permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "allow", "~/.ssh/*": "deny"}},
+		"shellTools": {"remote_exec": {"commandArgument": "cmd", "workdirArgument": "cwd"}}}`, runtime.WithFS(filterFS))
+	for input, want := range map[string]string{
+		`{"cmd": "ls", "cwd": "src"}`:          "allow",
+		`{"cmd": "ls"}`:                        "allow",
+		`{"cmd": "ls", "cwd": ["src"]}`:        "ask",
+		`{"cmd": "ls", "cwd": 1}`:              "ask",
+		`{"cmd": "ls", "cwd": ["~/.ssh/x"]}`:   "deny",
+		`{"cmd": "ls", "cwd": {"dir": "src"}}`: "ask",
+	} {
+		d := decideBoth(t, engines, call("remote_exec", input))
+		if d.Action != want || (want == "ask" && d.Matched != "<malformed-input>") {
+			t.Errorf("remote_exec %s: %s (matched %q), want %s", input, d.Action, d.Matched, want)
+		}
+	}
+}
