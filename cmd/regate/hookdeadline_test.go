@@ -23,7 +23,8 @@ var hookInputs = map[string][]string{
 		`{"session_id": "s", "cwd": "/repo", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}`,
 	},
 	"copilot": {
-		`{"timestamp": 1, "cwd": "/repo", "toolName": "bash", "toolArgs": "{\"command\": \"ls\"}"}`,
+		// As Copilot CLI 1.0.102 sends it (no event name; toolArgs an object).
+		`{"sessionId": "s", "timestamp": 1796298646096, "cwd": "/repo", "toolName": "bash", "toolArgs": {"command": "ls", "description": "list"}}`,
 	},
 	"opencode": {
 		`{"hook_event_name": "tool.execute.before", "tool": "bash", "sessionID": "s", "callID": "c", "args": {"command": "ls"}, "cwd": "/repo"}`,

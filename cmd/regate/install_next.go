@@ -97,8 +97,7 @@ func hostShellCall(host, command, cwd string) any {
 	case "gemini":
 		return map[string]any{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": command}, "cwd": cwd}
 	case "copilot":
-		args, _ := json.Marshal(map[string]any{"command": command})
-		return map[string]any{"timestamp": 0, "cwd": cwd, "toolName": "bash", "toolArgs": string(args)}
+		return map[string]any{"sessionId": "proof", "timestamp": 0, "cwd": cwd, "toolName": "bash", "toolArgs": map[string]any{"command": command}}
 	case "opencode":
 		return map[string]any{"hook_event_name": "tool.execute.before", "tool": "bash", "sessionID": "proof", "callID": "proof", "args": map[string]any{"command": command}, "cwd": cwd}
 	default:
