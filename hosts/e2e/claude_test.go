@@ -18,6 +18,14 @@ func TestClaude(t *testing.T) {
 		timeout: 60 * time.Second,
 		wire:    anthropicWire,
 		pick:    pickClaude,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			// Claude Code edits only a file read in the session.
+			path := filepath.Join(r.work, c.file)
+			return []wireCall{
+				{name: "Read", args: map[string]any{"file_path": path}},
+				{name: "Edit", args: map[string]any{"file_path": path, "old_string": c.old, "new_string": c.content}},
+			}
+		},
 		configure: func(r *hostRun, sc scenario) {
 			r.setenv("ANTHROPIC_BASE_URL", r.url)
 			r.setenv("ANTHROPIC_API_KEY", "sk-e2e-fake")

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -22,6 +23,12 @@ func TestCodex(t *testing.T) {
 		wire:         responsesWire,
 		installFlags: []string{"--trust"},
 		pick:         pickCodex,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			before := strings.TrimSuffix(r.sc.seed, "\n")
+			after := strings.Replace(before, c.old, c.content, 1)
+			patch := "*** Begin Patch\n*** Update File: " + c.file + "\n@@\n-" + before + "\n+" + after + "\n*** End Patch\n"
+			return []wireCall{{name: "apply_patch", input: patch}}
+		},
 		configure: func(r *hostRun, sc scenario) {
 			codexHome := filepath.Join(r.home, ".codex")
 			r.setenv("CODEX_HOME", codexHome)

@@ -24,6 +24,11 @@ func TestCopilot(t *testing.T) {
 		timeout: 90 * time.Second,
 		wire:    chatWire,
 		pick:    pickCopilot,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			return []wireCall{{name: "edit", args: map[string]any{
+				"path": filepath.Join(r.work, c.file), "old_str": c.old, "new_str": c.content,
+			}}}
+		},
 		configure: func(r *hostRun, sc scenario) {
 			copilotHome := filepath.Join(r.home, ".copilot")
 			for k, v := range map[string]string{

@@ -28,7 +28,7 @@ func anthropicWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
-		sawResult := false
+		var results []string
 		for _, msg := range body.Messages {
 			var blocks []map[string]any
 			if json.Unmarshal(msg.Content, &blocks) != nil {
@@ -36,23 +36,18 @@ func anthropicWire(m *fakeModel) http.Handler {
 			}
 			for _, b := range blocks {
 				if b["type"] == "tool_result" {
-					m.sawResult(textOf(b["content"]))
-					sawResult = true
+					results = append(results, textOf(b["content"]))
 				}
 			}
 		}
 		var block map[string]any
 		stop := "end_turn"
 		var input string
-		var c wireCall
-		ok := false
-		if !sawResult {
-			c, ok = m.nextCall(offeredNames(body.Tools))
-		}
-		if ok {
+		m.sawResults(results)
+		if c, ok := m.nextCall(offeredNames(body.Tools), len(results)); ok {
 			args, _ := json.Marshal(c.args)
 			input = string(args)
-			block = map[string]any{"type": "tool_use", "id": "toolu_e2e_1", "name": c.name, "input": map[string]any{}}
+			block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_e2e_%d", len(results)), "name": c.name, "input": map[string]any{}}
 			stop = "tool_use"
 		} else {
 			block = map[string]any{"type": "text", "text": ""}

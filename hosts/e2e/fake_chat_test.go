@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -26,20 +27,20 @@ func chatWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
-		sawResult := false
+		var results []string
 		for _, msg := range body.Messages {
 			if msg["role"] == "tool" {
-				m.sawResult(textOf(msg["content"]))
-				sawResult = true
+				results = append(results, textOf(msg["content"]))
 			}
 		}
+		m.sawResults(results)
 		delta := map[string]any{"role": "assistant", "content": finalText}
 		finish := "stop"
-		if !sawResult {
-			if c, ok := m.nextCall(offeredNames(body.Tools)); ok {
+		{
+			if c, ok := m.nextCall(offeredNames(body.Tools), len(results)); ok {
 				args, _ := json.Marshal(c.args)
 				delta = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
-					"index": 0, "id": "call_e2e", "type": "function",
+					"index": 0, "id": fmt.Sprintf("call_e2e_%d", len(results)), "type": "function",
 					"function": map[string]any{"name": c.name, "arguments": string(args)},
 				}}}
 				finish = "tool_calls"

@@ -42,18 +42,18 @@ func geminiWire(m *fakeModel) http.Handler {
 			writeJSON(w, text(`{"reasoning":"a scripted test","model_choice":"flash","complexity_reasoning":"a scripted test","complexity_score":10}`))
 			return
 		}
-		sawResult := false
+		var results []string
 		for _, c := range body.Contents {
 			for _, p := range c.Parts {
 				if fr, ok := p["functionResponse"].(map[string]any); ok {
-					m.sawResult(textOf(fr["response"]))
-					sawResult = true
+					results = append(results, textOf(fr["response"]))
 				}
 			}
 		}
+		m.sawResults(results)
 		answer := text(finalText)
-		if !sawResult {
-			if c, ok := m.nextCall(offeredNames(body.Tools)); ok {
+		{
+			if c, ok := m.nextCall(offeredNames(body.Tools), len(results)); ok {
 				answer = map[string]any{
 					"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
 						"content": map[string]any{"role": "model", "parts": []any{

@@ -25,7 +25,7 @@ func responsesWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
-		sawResult := false
+		var results []string
 		offered := offeredNames(body.Tools)
 		spaces := map[string][2]string{} // a searched-for tool's full name -> its namespace and name
 		searchable, searched := false, false
@@ -35,8 +35,7 @@ func responsesWire(m *fakeModel) http.Handler {
 		for _, item := range body.Input {
 			switch item["type"] {
 			case "function_call_output", "custom_tool_call_output", "mcp_tool_call_output":
-				m.sawResult(textOf(item["output"]))
-				sawResult = true
+				results = append(results, textOf(item["output"]))
 			case "tool_search_output":
 				// Codex 0.171 defers MCP tools: tool_search returns them as
 				// namespaces {"type":"namespace","name":"mcp__fake","tools":
@@ -59,17 +58,18 @@ func responsesWire(m *fakeModel) http.Handler {
 		}
 		item := map[string]any{"type": "message", "role": "assistant", "id": "msg_e2e",
 			"content": []any{map[string]any{"type": "output_text", "text": finalText, "annotations": []any{}}}}
-		if !sawResult {
-			c, ok, err := m.tryCall(offered)
+		m.sawResults(results)
+		{
+			c, ok, err := m.tryCall(offered, len(results))
 			switch {
 			case ok && c.args != nil:
 				args, _ := json.Marshal(c.args)
-				item = map[string]any{"type": "function_call", "id": "fc_e2e", "call_id": "call_e2e", "name": c.name, "arguments": string(args)}
+				item = map[string]any{"type": "function_call", "id": "fc_e2e", "call_id": fmt.Sprintf("call_e2e_%d", len(results)), "name": c.name, "arguments": string(args)}
 				if space, ok := spaces[c.name]; ok {
 					item["namespace"], item["name"] = space[0], space[1]
 				}
 			case ok:
-				item = map[string]any{"type": "custom_tool_call", "id": "ctc_e2e", "call_id": "call_e2e", "name": c.name, "input": c.input}
+				item = map[string]any{"type": "custom_tool_call", "id": "ctc_e2e", "call_id": fmt.Sprintf("call_e2e_%d", len(results)), "name": c.name, "input": c.input}
 			case err != nil && searchable && !searched:
 				item = map[string]any{"type": "tool_search_call", "id": "ts_e2e", "call_id": "search_e2e", "execution": "client",
 					"status": "completed", "arguments": map[string]any{"query": "fake touch", "limit": 8}}

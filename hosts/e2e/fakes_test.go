@@ -12,32 +12,35 @@ import (
 )
 
 // fakeModel is the scripted model every wire format shares: the first
-// request that offers tools gets the scenario's tool call; a request that
-// carries a tool result gets a closing text, and the result is kept for the
-// test to read; anything else (titles, classifiers) gets plain text.
+// request that offers tools gets the scenario's first tool call, and each
+// request that carries the result of the last call made gets the next one
+// (a scenario is one call, or a read and then an edit); once the script is
+// done, a closing text. The results are kept for the test to read; a
+// request without tools (titles, classifiers) gets plain text.
 type fakeModel struct {
-	pick func(offered []string) (wireCall, error)
+	pick func(offered []string) ([]wireCall, error)
 
 	mu       sync.Mutex
-	requests []string // "+SECONDS METHOD PATH", in order
-	results  []string // the tool results the host sent back
-	calls    int      // tool calls answered
-	problems []string // what went wrong on the fake's side
+	requests []string   // "+SECONDS METHOD PATH", in order
+	script   []wireCall // picked at the first request that offers tools
+	results  []string   // the tool results the host sent back, in call order
+	calls    int        // tool calls made
+	problems []string   // what went wrong on the fake's side
 }
 
 // wireCall is a tool call in the host's own terms.
 type wireCall struct {
 	name  string         // the tool's name as the host offered it
-	space string         // Codex: the namespace a searched-for tool came in
 	args  map[string]any // its input (a JSON object)
 	input string         // Codex custom tools: the raw input instead of args
 }
 
-// nextCall is the tool call for a request that offers tools, or false when
-// the call was made already (the host asks again without a result only
-// when something is wrong: it gets text then, ending the run).
-func (m *fakeModel) nextCall(offered []string) (wireCall, bool) {
-	c, ok, err := m.tryCall(offered)
+// nextCall is the tool call for a request that offers tools and carries
+// answered results, or false when there is none: the script is done, or
+// the host asks again without the last call's result (something is wrong:
+// it gets text then, ending the run).
+func (m *fakeModel) nextCall(offered []string, answered int) (wireCall, bool) {
+	c, ok, err := m.tryCall(offered, answered)
 	if err != nil {
 		m.problem("%v", err)
 	}
@@ -46,24 +49,34 @@ func (m *fakeModel) nextCall(offered []string) (wireCall, bool) {
 
 // tryCall is nextCall for a wire that can recover when the tool is not
 // offered yet (Codex: search for it first); the error is not recorded.
-func (m *fakeModel) tryCall(offered []string) (wireCall, bool, error) {
+func (m *fakeModel) tryCall(offered []string, answered int) (wireCall, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.calls > 0 || len(offered) == 0 {
+	if len(offered) == 0 || answered != m.calls {
 		return wireCall{}, false, nil
 	}
-	c, err := m.pick(offered)
-	if err != nil {
-		return wireCall{}, false, err
+	if m.script == nil {
+		script, err := m.pick(offered)
+		if err != nil {
+			return wireCall{}, false, err
+		}
+		m.script = script
+	}
+	if m.calls >= len(m.script) {
+		return wireCall{}, false, nil
 	}
 	m.calls++
-	return c, true, nil
+	return m.script[m.calls-1], true, nil
 }
 
-func (m *fakeModel) sawResult(text string) {
+// sawResults keeps the tool results of a request, which carries the whole
+// conversation: the longest list seen is the run's.
+func (m *fakeModel) sawResults(results []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.results = append(m.results, text)
+	if len(results) > len(m.results) {
+		m.results = append([]string(nil), results...)
+	}
 }
 
 func (m *fakeModel) problem(format string, args ...any) {

@@ -19,6 +19,11 @@ func TestGemini(t *testing.T) {
 		timeout: 90 * time.Second,
 		wire:    geminiWire,
 		pick:    pickGemini,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			return []wireCall{{name: "replace", args: map[string]any{
+				"file_path": filepath.Join(r.work, c.file), "old_string": c.old, "new_string": c.content, "instruction": "e2e",
+			}}}
+		},
 		configure: func(r *hostRun, sc scenario) {
 			r.setenv("GEMINI_API_KEY", "e2e-fake")
 			r.setenv("GOOGLE_GEMINI_BASE_URL", r.url)

@@ -94,8 +94,10 @@ type host struct {
 	// wire serves the fake model in the host's API.
 	wire func(*fakeModel) http.Handler
 	// pick turns a scenario's call into the tool call the fake model sends,
-	// given the tool names the host offered.
+	// given the tool names the host offered; edit, the calls of an edit
+	// (a host that edits only what it read reads first).
 	pick func(r *hostRun, c toolCall, offered []string) (wireCall, error)
+	edit func(r *hostRun, c toolCall) []wireCall
 	// configure writes the host's settings (model endpoint, MCP server)
 	// before regate is installed.
 	configure func(r *hostRun, sc scenario)
@@ -259,7 +261,16 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 		"NO_COLOR=1",
 		"CI=1",
 	}
-	r.model = &fakeModel{pick: func(offered []string) (wireCall, error) { return h.pick(r, sc.call, offered) }}
+	r.model = &fakeModel{pick: func(offered []string) ([]wireCall, error) {
+		if sc.call.kind == callEdit {
+			if h.edit == nil {
+				return nil, fmt.Errorf("%s: no edit tool in the test's driver", h.name)
+			}
+			return h.edit(r, sc.call), nil
+		}
+		c, err := h.pick(r, sc.call, offered)
+		return []wireCall{c}, err
+	}}
 	listener, err := sandbox.listen()
 	if err != nil {
 		t.Fatalf("listen on loopback: %v", err)
@@ -269,6 +280,9 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 	t.Cleanup(func() { server.Close() })
 	r.url = "http://" + listener.Addr().String()
 
+	if sc.seed != "" {
+		r.writeFile(filepath.Join(r.work, sc.file), sc.seed)
+	}
 	r.policy = filepath.Join(r.home, ".config", "regate", "policy.jsonc")
 	r.writeFile(r.policy, testPolicy)
 	h.configure(r, sc)
@@ -344,6 +358,14 @@ func check(t *testing.T, r *hostRun, sc scenario, elapsed time.Duration) {
 	data, err := os.ReadFile(path)
 	exists := err == nil
 	switch {
+	case sc.seed != "":
+		want := sc.seed
+		if sc.runs {
+			want = strings.Replace(sc.seed, sc.call.old, sc.call.content, 1)
+		}
+		if string(data) != want {
+			t.Errorf("%s: %s holds %q, want %q (tool result: %q)", sc.name, sc.file, data, want, results)
+		}
 	case sc.runs && !exists:
 		t.Errorf("%s: the call should have run and created %s; it did not (tool result: %q)", sc.name, sc.file, results)
 	case !sc.runs && exists:

@@ -21,6 +21,14 @@ func TestOpenCode(t *testing.T) {
 		timeout: 120 * time.Second,
 		wire:    chatWire,
 		pick:    pickOpenCode,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			// OpenCode edits only a file read in the session.
+			path := filepath.Join(r.work, c.file)
+			return []wireCall{
+				{name: "read", args: map[string]any{"filePath": path}},
+				{name: "edit", args: map[string]any{"filePath": path, "oldString": c.old, "newString": c.content}},
+			}
+		},
 		configure: func(r *hostRun, sc scenario) {
 			for k, v := range map[string]string{
 				// OpenCode npm-installs @opencode-ai/plugin for the config

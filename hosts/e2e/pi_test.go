@@ -28,6 +28,11 @@ func TestPi(t *testing.T) {
 		timeout: 60 * time.Second,
 		wire:    chatWire,
 		pick:    pickPi,
+		edit: func(r *hostRun, c toolCall) []wireCall {
+			return []wireCall{{name: "edit", args: map[string]any{
+				"path": c.file, "edits": []any{map[string]any{"oldText": c.old, "newText": c.content}},
+			}}}
+		},
 		unsupported: func(sc scenario) string {
 			if sc.call.kind == callMCP {
 				return "Pi has no MCP of its own (extensions add it); nothing to gate"

@@ -5,12 +5,14 @@ import "time"
 // The scenarios every host plays, and the policy they play against.
 
 // testPolicy is the policy regate is installed with: one allowed, one
-// denied and one asked command; a file written allowed and *.lock denied;
+// denied and one asked command; reads allowed (a host that edits only what
+// it read reads first); a file written allowed and *.lock denied;
 // one MCP tool allowed and its twin denied. Everything else asks.
 const testPolicy = `// regate's end-to-end test policy.
 {
   "permission": {
     "*": "ask",
+    "read": "allow",
     "bash": {
       "*": "ask",
       "touch allowed.txt": "allow",
@@ -60,6 +62,7 @@ const (
 	callBash  callKind = "bash"  // the host's shell tool
 	callMCP   callKind = "mcp"   // a tool of the fake MCP server "fake"
 	callWrite callKind = "write" // the host's file write (or patch) tool
+	callEdit  callKind = "edit"  // the host's edit (or patch) tool on an existing file
 )
 
 // toolCall is what the fake model asks the host to do, host-neutral; each
@@ -68,15 +71,17 @@ type toolCall struct {
 	kind    callKind
 	command string // bash: the command line
 	tool    string // mcp: touch or touch_denied
-	file    string // mcp: the file the tool creates; write: the path, relative to the work folder
-	content string // write: the file's new content
+	file    string // mcp: the file the tool creates; write, edit: the path, relative to the work folder
+	content string // write: the file's new content; edit: the text that replaces old
+	old     string // edit: the text replaced
 }
 
 // scenario is one row of the table every host plays.
 type scenario struct {
 	name         string
 	call         toolCall
-	file         string        // the file, relative to the work folder, the call creates when it runs
+	file         string        // the file, relative to the work folder, the call creates (or changes) when it runs
+	seed         string        // the file's content before the run; empty: there is no file
 	runs         bool          // the policy lets the call run
 	resultHas    string        // the tool result the model sees carries this (regate's reason)
 	brokenPolicy string        // written over the policy after install
@@ -95,5 +100,6 @@ func scenarios() []scenario {
 		{name: "mcp-denied", call: toolCall{kind: callMCP, tool: "touch_denied", file: "mcp-denied.txt"}, file: "mcp-denied.txt", resultHas: "off limits"},
 		{name: "write-allowed", call: toolCall{kind: callWrite, file: "written.txt", content: "written by regate's e2e test\n"}, file: "written.txt", runs: true},
 		{name: "write-denied", call: toolCall{kind: callWrite, file: "deps.lock", content: "written by regate's e2e test\n"}, file: "deps.lock", resultHas: "off limits"},
+		{name: "edit-denied", call: toolCall{kind: callEdit, file: "deps.lock", old: "version 1", content: "version 2"}, file: "deps.lock", seed: "locked at version 1\n", resultHas: "off limits"},
 	}
 }
