@@ -85,6 +85,17 @@ func (m *fakeModel) problem(format string, args ...any) {
 	m.problems = append(m.problems, fmt.Sprintf(format, args...))
 }
 
+// madeCalls names the tool calls made, in the host's terms.
+func (m *fakeModel) madeCalls() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for _, c := range m.script[:m.calls] {
+		names = append(names, c.name)
+	}
+	return names
+}
+
 func (m *fakeModel) toolResults() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -350,7 +350,7 @@ func check(t *testing.T, r *hostRun, sc scenario, elapsed time.Duration) {
 		t.Errorf("fake model: %s", err)
 	}
 	results := r.model.toolResults()
-	t.Logf("tool result sent to the model: %q", results)
+	t.Logf("tool calls %q; results sent to the model: %q", r.model.madeCalls(), results)
 	if len(results) == 0 {
 		t.Errorf("the host never sent the tool call's result back to the model: it did not make the call, so the scenario proves nothing")
 	}
