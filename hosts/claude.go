@@ -9,11 +9,13 @@ import (
 	"github.com/regate/regate/runtime"
 )
 
-// claude is Claude Code's command hook: PreToolUse answers allow, ask or
-// deny in hookSpecificOutput.permissionDecision; PermissionRequest answers
-// allow or deny in hookSpecificOutput.decision.behavior and stays silent for
-// ask, so the host's own dialog shows. A fault exits 2, which blocks the
-// call whatever the event, with the reason on stderr.
+// claude is Claude Code's command hook (checked against 2.1.332, docs/hosts.md):
+// PreToolUse answers allow, ask or deny in
+// hookSpecificOutput.permissionDecision; PermissionRequest answers allow or
+// deny in hookSpecificOutput.decision.behavior and stays silent for ask, so
+// the host's own dialog shows. A fault in PreToolUse exits 2, which blocks
+// the call; Claude Code ignores exit 2 for PermissionRequest, so there a
+// fault is a deny decision on stdout.
 type claude struct{}
 
 type claudeInput struct {
@@ -25,46 +27,57 @@ type claudeInput struct {
 	AgentType string         `json:"agent_type"`
 }
 
-// claudeTools maps Claude Code's tools to regate's, with their path keys.
-var claudeTools = map[string]struct {
-	tool string
-	keys map[string]string
-}{
-	"Bash":         {"bash", nil},
-	"Read":         {"read", map[string]string{"file_path": "path"}},
-	"Write":        {"write", map[string]string{"file_path": "path"}},
-	"Edit":         {"edit", map[string]string{"file_path": "path"}},
-	"MultiEdit":    {"edit", map[string]string{"file_path": "path"}},
-	"NotebookEdit": {"edit", map[string]string{"notebook_path": "path"}},
-	"Glob":         {"find", nil},
-	"Grep":         {"grep", nil},
-	"LS":           {"ls", nil},
-	"Task":         {"task", nil},
-	"Skill":        {"skill", map[string]string{"command": "name"}},
+var filePath = map[string]string{"file_path": "path"}
+
+// claudeTools maps Claude Code's tools to regate's. Tools not listed keep
+// their own name (TodoWrite, TaskCreate, WebFetch, AskUserQuestion, …);
+// mcp__SERVER__TOOL names are mcp calls.
+var claudeTools = map[string]toolSpec{
+	"Bash":         {tool: "bash"},
+	"PowerShell":   {tool: "bash"}, // {command}: the shell rules decide it
+	"Monitor":      {tool: "bash"}, // {command} or {ws}; without a command it asks
+	"Read":         {tool: "read", keys: filePath},
+	"Write":        {tool: "write", keys: filePath},
+	"Edit":         {tool: "edit", keys: filePath},
+	"MultiEdit":    {tool: "edit", keys: filePath}, // releases before 2.1
+	"NotebookEdit": {tool: "edit", keys: map[string]string{"notebook_path": "path"}},
+	"Glob":         {tool: "find"},
+	"Grep":         {tool: "grep"}, // its file filter is already "glob"
+	"LS":           {tool: "ls"},   // releases before 2.1
+	"Agent":        {tool: "task"},
+	"Task":         {tool: "task"}, // Agent's former name, still its alias
+	"Skill":        {tool: "skill", keys: map[string]string{"skill": "name"}},
+	"LSP":          {keys: map[string]string{"filePath": "path"}},
+}
+
+// decodeClaudeShape reads the hook input Claude Code, Codex and Gemini CLI
+// share; the request carries the event even when the rest does not parse.
+func decodeClaudeShape(raw []byte) (claudeInput, Request, error) {
+	var in claudeInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, Request{Event: sniffEvent(raw)}, fmt.Errorf("the hook input is not JSON: %w", err)
+	}
+	req := Request{Event: in.Event, Cwd: in.Cwd, SessionID: in.SessionID}
+	if in.ToolName == "" {
+		return in, req, errors.New("the hook input names no tool_name")
+	}
+	return in, req, nil
 }
 
 func (claude) Decode(raw []byte) (Request, error) {
-	var in claudeInput
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return Request{}, fmt.Errorf("the hook input is not JSON: %w", err)
+	in, req, err := decodeClaudeShape(raw)
+	if err != nil {
+		return req, err
 	}
-	if in.ToolName == "" {
-		return Request{}, errors.New("the hook input names no tool_name")
-	}
-	req := Request{Event: in.Event, Cwd: in.Cwd, SessionID: in.SessionID}
 	if req.Event == "" {
 		req.Event = "PreToolUse"
 	}
-	call, ok := mcpCall(in.ToolName, in.ToolInput)
-	if !ok {
-		t, known := claudeTools[in.ToolName]
-		if !known {
-			t.tool = in.ToolName // extension tools go by their registered name
-		}
-		call = facts.Call{Tool: t.tool, Input: renamed(in.ToolInput, t.keys)}
+	if call, ok := mcpCall(in.ToolName, in.ToolInput); ok {
+		req.Calls = []facts.Call{call}
+	} else {
+		req.Calls = claudeTools[in.ToolName].calls(in.ToolName, in.ToolInput)
 	}
-	call.Agent = in.AgentType
-	req.Calls = []facts.Call{call}
+	req.Calls = withAgent(req.Calls, in.AgentType)
 	return req, nil
 }
 
@@ -72,11 +85,9 @@ func (claude) Encode(req Request, d runtime.Decision) Answer {
 	if req.Event == "PermissionRequest" {
 		switch d.Action {
 		case "allow":
-			return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName": "PermissionRequest", "decision": map[string]any{"behavior": "allow"}}})
+			return permissionAnswer("allow", "")
 		case "deny":
-			return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName": "PermissionRequest", "decision": map[string]any{"behavior": "deny", "message": reason(d)}}})
+			return permissionAnswer("deny", reason(d))
 		}
 		return Answer{} // ask: the host's own dialog
 	}
@@ -84,8 +95,24 @@ func (claude) Encode(req Request, d runtime.Decision) Answer {
 		"hookEventName": "PreToolUse", "permissionDecision": d.Action, "permissionDecisionReason": reason(d)}})
 }
 
-func (claude) Fail(_ Request, why string) Answer {
-	return Answer{Stderr: "[regate] blocked: " + why + "\n", Exit: 2}
+func (claude) Fail(req Request, why string) Answer {
+	msg := "[regate] blocked: " + why
+	if req.Event == "PermissionRequest" {
+		a := permissionAnswer("deny", msg)
+		a.Stderr = msg + "\n"
+		return a
+	}
+	return Answer{Stderr: msg + "\n", Exit: 2}
+}
+
+// permissionAnswer is Claude Code's and Codex's PermissionRequest decision.
+func permissionAnswer(behavior, message string) Answer {
+	decision := map[string]any{"behavior": behavior}
+	if message != "" {
+		decision["message"] = message
+	}
+	return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PermissionRequest", "decision": decision}})
 }
 
 func jsonAnswer(v any) Answer {

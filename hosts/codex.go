@@ -1,93 +1,128 @@
 package hosts
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
 )
 
-// codex is OpenAI Codex's command hook. Codex rejects ask, and a bare
-// allow, from PreToolUse: there regate answers only deny, and stays silent
-// otherwise; PermissionRequest answers allow or deny and stays silent for
-// ask, so Codex asks the user itself. apply_patch becomes one call per file
-// the patch adds, updates, moves or deletes.
+// codex is OpenAI Codex's command hook (checked against 0.171.0,
+// docs/hosts.md). Codex rejects ask, and a bare allow, from PreToolUse
+// ("PreToolUse hook returned unsupported permissionDecision:ask"): there
+// regate answers only deny, and stays silent otherwise; PermissionRequest
+// answers allow or deny and stays silent for ask, so Codex asks the user
+// itself. A fault exits 2 with the reason on stderr, which Codex takes as a
+// block in PreToolUse and a denial in PermissionRequest.
 type codex struct{}
 
-// codexTools maps Codex's tools to regate's.
-var codexTools = map[string]string{
-	"Bash": "bash", "shell": "bash", "local_shell": "bash", "exec_command": "bash", "container.exec": "bash",
-	"read_file": "read", "list_dir": "ls", "grep_files": "grep",
+// codexTools maps the tool names Codex's hooks carry to regate's: Bash (every
+// shell tool, its command one string), apply_patch (the raw patch as
+// "command"), spawn_agent, and mcp__SERVER__TOOL. The other names are those of
+// releases before hook names were normalised.
+var codexTools = map[string]toolSpec{
+	"Bash": {tool: "bash"}, "shell": {tool: "bash"}, "local_shell": {tool: "bash"},
+	"exec_command": {tool: "bash"}, "container.exec": {tool: "bash"},
+	"spawn_agent": {tool: "task"},
+	"read_file":   {tool: "read", keys: map[string]string{"file_path": "path"}},
+	"list_dir":    {tool: "ls", keys: map[string]string{"dir_path": "path"}},
+	"grep_files":  {tool: "grep", keys: map[string]string{"include": "glob"}},
 }
 
 func (codex) Decode(raw []byte) (Request, error) {
-	var in claudeInput // Codex's hook input has Claude Code's field names
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return Request{}, fmt.Errorf("the hook input is not JSON: %w", err)
+	in, req, err := decodeClaudeShape(raw) // Codex's hook input has Claude Code's field names
+	if err != nil {
+		return req, err
 	}
-	if in.ToolName == "" {
-		return Request{}, errors.New("the hook input names no tool_name")
-	}
-	req := Request{Event: in.Event, Cwd: in.Cwd, SessionID: in.SessionID}
 	if req.Event == "" {
 		req.Event = "PreToolUse"
 	}
 	switch {
 	case in.ToolName == "apply_patch":
-		patch := patchText(in.ToolInput)
-		files := PatchFiles(patch)
-		if len(files) == 0 {
-			return Request{}, errors.New("apply_patch names no file")
-		}
-		for _, f := range files {
-			req.Calls = append(req.Calls, facts.Call{Tool: f.Tool, Input: map[string]any{"path": f.Path}})
-		}
-	case codexTools[in.ToolName] == "bash":
-		cmd, err := shellCommand(in.ToolInput["command"])
-		if err != nil {
-			return Request{}, err
-		}
-		req.Calls = []facts.Call{{Tool: "bash", Input: map[string]any{"command": cmd}}}
+		req.Calls, err = patchCalls(patchText(in.ToolInput), "")
+	case codexTools[in.ToolName].tool == "bash":
+		req.Calls, err = codexShell(in.ToolInput)
 	default:
-		call, ok := mcpCall(in.ToolName, in.ToolInput)
-		if !ok {
-			tool := codexTools[in.ToolName]
-			if tool == "" {
-				tool = in.ToolName
-			}
-			call = facts.Call{Tool: tool, Input: renamed(in.ToolInput, map[string]string{"file_path": "path", "dir_path": "path"})}
+		if call, ok := mcpCall(in.ToolName, in.ToolInput); ok {
+			req.Calls = []facts.Call{call}
+		} else {
+			req.Calls = codexTools[in.ToolName].calls(in.ToolName, in.ToolInput)
 		}
-		req.Calls = []facts.Call{call}
 	}
-	for i := range req.Calls {
-		req.Calls[i].Agent = in.AgentType
+	if err != nil {
+		return req, err
 	}
+	req.Calls = withAgent(req.Calls, in.AgentType)
 	return req, nil
 }
 
+// patchText is apply_patch's patch: "command" since hook names were
+// normalised, "input" or "patch" before, or an argv ["apply_patch", PATCH].
 func patchText(input map[string]any) string {
-	for _, k := range []string{"input", "patch"} {
+	for _, k := range []string{"command", "input", "patch"} {
 		if s, ok := input[k].(string); ok {
 			return s
 		}
 	}
-	if argv, ok := input["command"].([]any); ok && len(argv) == 2 && argv[0] == "apply_patch" {
+	if argv, ok := input["command"].([]any); ok && len(argv) == 2 && (argv[0] == "apply_patch" || argv[0] == "applypatch") {
 		s, _ := argv[1].(string)
 		return s
 	}
 	return ""
 }
 
-// shellCommand is the script a shell tool runs: a string as it is; an argv
-// of a shell with -c or -lc, its script; any other argv, its words joined
-// and quoted for the shell.
+// patchCalls are the calls of a patch's files, each under dir when the patch
+// runs in another directory; a patch that does not parse is an error, which
+// blocks.
+func patchCalls(patch, dir string) ([]facts.Call, error) {
+	files, err := ParsePatch(patch)
+	if err != nil {
+		return nil, fmt.Errorf("apply_patch: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, errors.New("apply_patch names no file")
+	}
+	calls := make([]facts.Call, 0, len(files))
+	for _, f := range files {
+		p := f.Path
+		if dir != "" && !path.IsAbs(p) {
+			p = path.Join(dir, p)
+		}
+		calls = append(calls, facts.Call{Tool: f.Tool, Input: map[string]any{"path": p}})
+	}
+	return calls, nil
+}
+
+// codexShell is the bash call of a shell tool: its command as one string
+// (bash -lc 'SCRIPT' is decided on SCRIPT), or an argv. A script that runs
+// apply_patch with a heredoc is decided on the patch's files too, since
+// Codex applies such a patch itself.
+func codexShell(input map[string]any) ([]facts.Call, error) {
+	cmd, err := shellCommand(input["command"])
+	if err != nil {
+		return nil, err
+	}
+	calls := []facts.Call{{Tool: "bash", Input: map[string]any{"command": cmd}}}
+	if patch, dir, ok := heredocPatch(cmd); ok {
+		more, err := patchCalls(patch, dir)
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, more...)
+	}
+	return calls, nil
+}
+
+// shellCommand is the script a shell tool runs: a string unwrapped from a
+// plain shell -c form; an argv of a shell with -c or -lc, its script; any
+// other argv, its words joined and quoted for the shell.
 func shellCommand(v any) (string, error) {
 	switch c := v.(type) {
 	case string:
-		return c, nil
+		return unwrapShell(c), nil
 	case []any:
 		argv := make([]string, len(c))
 		for i, a := range c {
@@ -97,8 +132,8 @@ func shellCommand(v any) (string, error) {
 			}
 			argv[i] = s
 		}
-		if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") && isShell(argv[0]) {
-			return argv[2], nil
+		if script, ok := shellScript(argv); ok {
+			return script, nil
 		}
 		for i, a := range argv {
 			argv[i] = shellQuote(a)
@@ -108,27 +143,13 @@ func shellCommand(v any) (string, error) {
 	return "", errors.New("the shell tool has no command")
 }
 
-func isShell(p string) bool {
-	base := p[strings.LastIndex(p, "/")+1:]
-	return base == "bash" || base == "sh" || base == "zsh" || base == "dash"
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}[]*?!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 func (codex) Encode(req Request, d runtime.Decision) Answer {
 	if req.Event == "PermissionRequest" {
 		switch d.Action {
 		case "allow":
-			return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName": "PermissionRequest", "decision": map[string]any{"behavior": "allow"}}})
+			return permissionAnswer("allow", "")
 		case "deny":
-			return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-				"hookEventName": "PermissionRequest", "decision": map[string]any{"behavior": "deny", "message": reason(d)}}})
+			return permissionAnswer("deny", reason(d))
 		}
 		return Answer{}
 	}
@@ -141,28 +162,4 @@ func (codex) Encode(req Request, d runtime.Decision) Answer {
 
 func (codex) Fail(_ Request, why string) Answer {
 	return Answer{Stderr: "[regate] blocked: " + why + "\n", Exit: 2}
-}
-
-// A PatchFile is one file an apply_patch touches, as the regate tool that
-// stands for it: write for an added file, edit for an updated, moved or
-// deleted one.
-type PatchFile struct {
-	Tool, Path string
-}
-
-// PatchFiles lists the files of an apply_patch envelope ("*** Add File:",
-// "*** Update File:", "*** Delete File:", "*** Move to:").
-func PatchFiles(patch string) []PatchFile {
-	var out []PatchFile
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		for prefix, tool := range map[string]string{
-			"*** Add File: ": "write", "*** Update File: ": "edit", "*** Delete File: ": "edit", "*** Move to: ": "write",
-		} {
-			if p, ok := strings.CutPrefix(line, prefix); ok && strings.TrimSpace(p) != "" {
-				out = append(out, PatchFile{Tool: tool, Path: strings.TrimSpace(p)})
-			}
-		}
-	}
-	return out
 }

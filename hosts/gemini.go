@@ -2,55 +2,101 @@ package hosts
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
 )
 
-// gemini is Gemini CLI's BeforeTool hook, which answers {"decision":
-// "allow"|"deny", "reason"}. Gemini cannot ask: an ask becomes a deny that
-// says so (or, with --ask allow, an allow).
+// gemini is Gemini CLI's BeforeTool hook (checked against 0.61.0,
+// docs/hosts.md), which answers {"decision": "allow"|"deny"|"ask",
+// "reason"}. Gemini CLI reads the answer from stdout whatever the exit
+// code, so a fault is a deny on stdout as well as exit 2. Releases before
+// March 2026 took an ask for an allow; --ask deny (or allow) answers an ask
+// that way instead.
 type gemini struct {
 	askAs string
 }
 
-// geminiTools maps Gemini CLI's tools to regate's, with their path keys.
-var geminiTools = map[string]struct {
-	tool string
-	keys map[string]string
-}{
-	"run_shell_command":   {"bash", nil},
-	"read_file":           {"read", map[string]string{"absolute_path": "path", "file_path": "path"}},
-	"read_many_files":     {"read", nil},
-	"write_file":          {"write", map[string]string{"file_path": "path"}},
-	"replace":             {"edit", map[string]string{"file_path": "path"}},
-	"glob":                {"find", nil},
-	"search_file_content": {"grep", nil},
-	"list_directory":      {"ls", nil},
+func newGemini(o Options) (Codec, error) {
+	switch o.AskAs {
+	case "", "ask", "deny", "allow":
+		return gemini{askAs: o.AskAs}, nil
+	}
+	return nil, fmt.Errorf("hosts: --ask %q: use ask, deny or allow", o.AskAs)
+}
+
+var dirPath = map[string]string{"dir_path": "path"}
+
+// geminiTools maps Gemini CLI's built-in tools (ALL_BUILTIN_TOOL_NAMES in
+// packages/core) to regate's. Tools not listed keep their own name
+// (google_web_search, web_fetch, write_todos, ask_user, enter_plan_mode,
+// exit_plan_mode, get_internal_docs, update_topic, complete_task,
+// read_mcp_resource, list_mcp_resources, tracker_*).
+var geminiTools = map[string]toolSpec{
+	// dir_path is the directory the command runs in.
+	"run_shell_command": {tool: "bash", keys: map[string]string{"dir_path": "workdir"}},
+	"read_file":         {tool: "read", keys: map[string]string{"file_path": "path", "absolute_path": "path"}},
+	// include (and paths, in older releases): one read per entry.
+	"read_many_files":     {tool: "read", each: []string{"include", "paths"}},
+	"write_file":          {tool: "write", keys: filePath},
+	"replace":             {tool: "edit", keys: filePath},
+	"glob":                {tool: "find", keys: dirPath},
+	"grep_search":         {tool: "grep", keys: map[string]string{"dir_path": "path", "include_pattern": "glob"}},
+	"search_file_content": {tool: "grep", keys: map[string]string{"dir_path": "path", "include_pattern": "glob", "include": "glob"}},
+	"list_directory":      {tool: "ls", keys: dirPath},
+	"activate_skill":      {tool: "skill"}, // {name}
+	"invoke_agent":        {tool: "task"},  // {agent_name, prompt}
+}
+
+// geminiInput is Gemini CLI's BeforeTool input: Claude Code's fields, and
+// mcp_context for a tool of an MCP server.
+type geminiInput struct {
+	MCP *struct {
+		Server string `json:"server_name"`
+		Tool   string `json:"tool_name"`
+	} `json:"mcp_context"`
 }
 
 func (gemini) Decode(raw []byte) (Request, error) {
-	var in claudeInput // the same field names: session_id, cwd, hook_event_name, tool_name, tool_input
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return Request{}, fmt.Errorf("the hook input is not JSON: %w", err)
+	in, req, err := decodeClaudeShape(raw)
+	if err != nil {
+		return req, err
 	}
-	if in.ToolName == "" {
-		return Request{}, errors.New("the hook input names no tool_name")
+	req.Event = "BeforeTool"
+	var extra geminiInput
+	_ = json.Unmarshal(raw, &extra) // a malformed mcp_context is left out: the name decides
+	if call, ok := geminiMCP(in.ToolName, extra, in.ToolInput); ok {
+		req.Calls = []facts.Call{call}
+	} else {
+		req.Calls = geminiTools[in.ToolName].calls(in.ToolName, in.ToolInput)
 	}
-	req := Request{Event: "BeforeTool", Cwd: in.Cwd, SessionID: in.SessionID}
-	call, ok := mcpCall(in.ToolName, in.ToolInput)
-	if !ok {
-		t, known := geminiTools[in.ToolName]
-		if !known {
-			t.tool = in.ToolName
-		}
-		call = facts.Call{Tool: t.tool, Input: renamed(in.ToolInput, t.keys)}
-	}
-	call.Agent = in.AgentType
-	req.Calls = []facts.Call{call}
+	req.Calls = withAgent(req.Calls, in.AgentType)
 	return req, nil
+}
+
+// geminiMCP is the mcp call of an MCP tool: from mcp_context when Gemini
+// sends it (server names may hold "_"); else from the name, mcp_SERVER_TOOL
+// split at its first "_" after the prefix as Gemini's own parseMcpToolName
+// does, or SERVER__TOOL of releases before the mcp_ prefix.
+func geminiMCP(name string, in geminiInput, input map[string]any) (facts.Call, bool) {
+	if in.MCP != nil && in.MCP.Server != "" && in.MCP.Tool != "" {
+		return mcp(in.MCP.Server, in.MCP.Tool, input), true
+	}
+	if call, ok := mcpCall(name, input); ok {
+		return call, true
+	}
+	if rest, ok := strings.CutPrefix(name, "mcp_"); ok {
+		if server, tool, ok := strings.Cut(rest, "_"); ok && server != "" && tool != "" {
+			return mcp(server, tool, input), true
+		}
+		return facts.Call{}, false
+	}
+	if server, tool, ok := strings.Cut(name, "__"); ok && server != "" && tool != "" {
+		return mcp(server, tool, input), true
+	}
+	return facts.Call{}, false
 }
 
 func (g gemini) Encode(_ Request, d runtime.Decision) Answer {
@@ -58,10 +104,14 @@ func (g gemini) Encode(_ Request, d runtime.Decision) Answer {
 	case "allow":
 		return jsonAnswer(map[string]any{"decision": "allow", "reason": reason(d)})
 	case "ask":
-		if g.askAs == "allow" {
-			return jsonAnswer(map[string]any{"decision": "allow", "reason": reason(d) + " (Gemini CLI cannot ask; allowed by --ask allow)"})
+		switch g.askAs {
+		case "allow":
+			return jsonAnswer(map[string]any{"decision": "allow", "reason": reason(d) + " (allowed by --ask allow)"})
+		case "deny":
+			return jsonAnswer(map[string]any{"decision": "deny", "reason": reason(d) + " regate denies an ask here (--ask deny); run it yourself or allow it in the policy."})
 		}
-		return jsonAnswer(map[string]any{"decision": "deny", "reason": reason(d) + " Gemini CLI cannot ask, so regate denies it; run it yourself or allow it in the policy."})
+		// Gemini CLI shows systemMessage in its confirmation.
+		return jsonAnswer(map[string]any{"decision": "ask", "reason": reason(d), "systemMessage": reason(d)})
 	}
 	return jsonAnswer(map[string]any{"decision": "deny", "reason": reason(d)})
 }

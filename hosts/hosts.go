@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -12,11 +13,13 @@ import (
 // A Request is one hook invocation as regate reads it.
 type Request struct {
 	// Event is the host's hook event (PreToolUse, PermissionRequest,
-	// BeforeTool).
+	// BeforeTool, preToolUse, tool.execute.before). Decode fills it even
+	// when it fails, as far as the input shows it, so that Fail answers in
+	// the shape the event needs.
 	Event string
 	// Calls are the regate calls the host's tool call stands for: one, or
-	// one per file of a patch. The hook's answer is their most restrictive
-	// decision.
+	// one per file of a patch or per path of a multi-file read. The hook's
+	// answer is their most restrictive decision.
 	Calls     []facts.Call
 	Cwd       string
 	SessionID string
@@ -41,30 +44,37 @@ type Codec interface {
 
 // Options are the choices a host leaves to the user.
 type Options struct {
-	// AskAs is what an ask becomes for a host that cannot ask (Gemini):
-	// "deny" (the default) or "allow".
+	// AskAs is what an ask becomes for Gemini CLI: "ask" (the default;
+	// Gemini CLI asks the user since March 2026), or "deny" or "allow" for
+	// releases that ignore an ask and run the call.
 	AskAs string
 }
 
-// Lookup returns the codec of host: claude, codex or gemini.
+// codecs are the hosts whose command hook (or plugin) regate answers. Pi is
+// not here: its extension talks to regate serve.
+var codecs = map[string]func(Options) (Codec, error){
+	"claude":   func(Options) (Codec, error) { return claude{}, nil },
+	"codex":    func(Options) (Codec, error) { return codex{}, nil },
+	"copilot":  func(Options) (Codec, error) { return copilot{}, nil },
+	"gemini":   newGemini,
+	"opencode": func(Options) (Codec, error) { return opencode{}, nil },
+}
+
+// Lookup returns the codec of host: claude, codex, copilot, gemini or
+// opencode.
 func Lookup(host string, o Options) (Codec, error) {
-	switch host {
-	case "claude":
-		return claude{}, nil
-	case "codex":
-		return codex{}, nil
-	case "gemini":
-		if o.AskAs != "" && o.AskAs != "deny" && o.AskAs != "allow" {
-			return nil, fmt.Errorf("hosts: --ask %q: use deny or allow", o.AskAs)
-		}
-		return gemini{askAs: o.AskAs}, nil
+	if c, ok := codecs[host]; ok {
+		return c(o)
 	}
 	return nil, fmt.Errorf("hosts: unknown host %q; use %s", host, strings.Join(Names(), ", "))
 }
 
-// Names are the hosts Lookup knows.
+// Names are the hosts Lookup knows, sorted.
 func Names() []string {
-	names := []string{"claude", "codex", "gemini"}
+	names := make([]string, 0, len(codecs))
+	for n := range codecs {
+		names = append(names, n)
+	}
 	sort.Strings(names)
 	return names
 }
@@ -84,8 +94,10 @@ func MostRestrictive(ds []runtime.Decision) runtime.Decision {
 	return top
 }
 
-// mcpCall maps a host's MCP tool name, mcp__SERVER__TOOL, to regate's mcp
-// call; ok is false for any other name.
+// mcpCall maps a Claude-style MCP tool name, mcp__SERVER__TOOL, to regate's
+// mcp call; ok is false for any other name. The server is the first segment
+// (Claude Code's plugin servers are mcp__plugin_PLUGIN_SERVER__TOOL, so their
+// server is plugin_PLUGIN_SERVER); the tool is the rest, which may hold "__".
 func mcpCall(name string, input map[string]any) (facts.Call, bool) {
 	rest, ok := strings.CutPrefix(name, "mcp__")
 	if !ok {
@@ -95,7 +107,14 @@ func mcpCall(name string, input map[string]any) (facts.Call, bool) {
 	if !ok || server == "" || tool == "" {
 		return facts.Call{}, false
 	}
-	return facts.Call{Tool: "mcp", Input: map[string]any{"server": server, "tool": tool, "arguments": input}}, true
+	return mcp(server, tool, input), true
+}
+
+func mcp(server, tool string, input map[string]any) facts.Call {
+	if input == nil {
+		input = map[string]any{}
+	}
+	return facts.Call{Tool: "mcp", Input: map[string]any{"server": server, "tool": tool, "arguments": input}}
 }
 
 // renamed copies input with keys renamed (from → to), keeping the rest.
@@ -119,4 +138,77 @@ func reason(d runtime.Decision) string {
 		return d.Message
 	}
 	return fmt.Sprintf("[regate] %s (matched %q)", d.Action, d.Matched)
+}
+
+// eventField finds hook_event_name in input that may not parse, so that a
+// fault is answered in the shape its event needs (Claude Code ignores exit 2
+// for PermissionRequest).
+var eventField = regexp.MustCompile(`"hook_event_name"\s*:\s*"([A-Za-z._]+)"`)
+
+// sniffEvent is the event a broken hook input names, or "".
+func sniffEvent(raw []byte) string {
+	if m := eventField.FindSubmatch(raw); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// A toolSpec is how one host tool becomes regate calls. Each host keeps
+// its tools in one table of these.
+type toolSpec struct {
+	// tool is the regate tool; "" keeps the host's own name, so that a
+	// policy key such as "TodoWrite" decides the host's bookkeeping tools.
+	tool string
+	// keys renames input keys, host key → regate key.
+	keys map[string]string
+	// each names keys that hold several paths (a string or an array of
+	// strings): the call becomes one call per path, each as "path".
+	each []string
+}
+
+// calls maps one host tool call by its spec.
+func (t toolSpec) calls(name string, input map[string]any) []facts.Call {
+	tool := t.tool
+	if tool == "" {
+		tool = name
+	}
+	if input == nil {
+		input = map[string]any{}
+	}
+	base := renamed(input, t.keys)
+	var paths []any
+	for _, k := range t.each {
+		switch v := base[k].(type) {
+		case []any:
+			paths = append(paths, v...)
+		case nil:
+		default:
+			paths = append(paths, v)
+		}
+		delete(base, k)
+	}
+	if len(paths) == 0 {
+		if len(t.each) > 0 {
+			base = renamed(input, t.keys) // nothing to fan out: decided as given, which asks
+		}
+		return []facts.Call{{Tool: tool, Input: base}}
+	}
+	out := make([]facts.Call, 0, len(paths))
+	for _, p := range paths {
+		in := make(map[string]any, len(base)+1)
+		for k, v := range base {
+			in[k] = v
+		}
+		in["path"] = p // a value that is not a string is decided as malformed
+		out = append(out, facts.Call{Tool: tool, Input: in})
+	}
+	return out
+}
+
+// withAgent sets the agent of every call.
+func withAgent(calls []facts.Call, agent string) []facts.Call {
+	for i := range calls {
+		calls[i].Agent = agent
+	}
+	return calls
 }

@@ -26,23 +26,28 @@ func newHookCmd(a *app) *cobra.Command {
 	p := &hookParams{}
 	cmd := &cobra.Command{
 		Use:   "hook HOST",
-		Short: "answer a coding agent's command hook: claude, codex or gemini",
+		Short: "answer a coding agent's command hook: claude, codex, copilot, gemini or opencode",
 		Long: `hook reads the host's hook JSON on standard input (the tool call, its working directory, the
 agent, the session), decides the call against the rule files named by the flags (or the bundled
 default policy) and writes the host's answer:
 
-  claude   PreToolUse: permissionDecision allow, ask or deny with the reason;
-           PermissionRequest: behavior allow or deny, nothing for ask (the host asks)
-  codex    PreToolUse: deny only, nothing otherwise (Codex rejects ask and a bare allow);
-           PermissionRequest: behavior allow or deny, nothing for ask; apply_patch is decided
-           file by file
-  gemini   BeforeTool: decision allow or deny; an ask is a deny that says so (--ask allow to allow)
+  claude    PreToolUse: permissionDecision allow, ask or deny with the reason;
+            PermissionRequest: behavior allow or deny, nothing for ask (the host asks)
+  codex     PreToolUse: deny only, nothing otherwise (Codex rejects ask and a bare allow);
+            PermissionRequest: behavior allow or deny, nothing for ask; apply_patch is decided
+            file by file, bash -lc 'SCRIPT' on its script
+  copilot   preToolUse: permissionDecision allow, ask or deny with the reason
+  gemini    BeforeTool: decision allow, ask or deny (--ask deny or allow for releases that
+            cannot ask); read_many_files is decided path by path
+  opencode  tool.execute.before (regate's plugin): decision allow, ask or deny
 
-MCP tools named mcp__SERVER__TOOL are decided as mcp calls. The compiled policy is kept in the
-state folder, keyed by the hash of the rule files, so the next call does not compile again; the
-session's approvals (regate approve) are read from there too. Every fault (bad JSON, an unreadable
-policy, an internal error, a panic) is an explicit block: the host's deny with a one-line reason
-and exit 2, never a crash the host would take for "run it".`,
+Each host's tools, input keys and answers are tabled in docs/hosts.md. MCP tools
+(mcp__SERVER__TOOL, Gemini's mcp_context) are decided as mcp calls. The compiled policy is kept
+in the state folder, keyed by the hash of the rule files, so the next call does not compile
+again; the session's approvals (regate approve) are read from there too. Every fault (bad JSON,
+an unreadable policy, an internal error, a panic) is an explicit block in the host's shape (exit
+2, or a deny on stdout where the host reads one: Claude Code's PermissionRequest, Gemini CLI,
+Copilot CLI) with a one-line reason, never a crash the host would take for "run it".`,
 		Example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/repo"}' |
     regate hook claude --policy ~/.config/regate/policy.jsonc`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -73,7 +78,7 @@ and exit 2, never a crash the host would take for "run it".`,
 	p.rules.bind(cmd)
 	p.state.bind(cmd)
 	bindHookDeadline(cmd)
-	cmd.Flags().StringVar(&p.askAs, "ask", "deny", "gemini: what an ask becomes, deny or allow (Gemini CLI cannot ask)")
+	cmd.Flags().StringVar(&p.askAs, "ask", "ask", "gemini: what an ask becomes: ask, or deny or allow for Gemini CLI releases before March 2026, which run an asked call")
 	return cmd
 }
 

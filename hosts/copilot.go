@@ -1,0 +1,156 @@
+package hosts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// copilot is GitHub Copilot CLI's command hook (checked against 1.0.102,
+// docs/hosts.md), configured as preToolUse in .github/hooks/*.json or
+// ~/.copilot/hooks. Under its camelCase name the hook reads {toolName,
+// toolArgs (a JSON string, or an object), cwd, timestamp, sessionId?} and
+// answers {"permissionDecision": "allow"|"ask"|"deny",
+// "permissionDecisionReason"}; under the PascalCase name PreToolUse it reads
+// Claude Code's snake_case fields, which the codec reads too. Copilot CLI
+// denies the call when a preToolUse hook exits 2 or errors, so a fault is a
+// deny on stdout and exit 2.
+type copilot struct{}
+
+type copilotInput struct {
+	claudeInput
+	ToolNameCamel string          `json:"toolName"`
+	ToolArgs      json.RawMessage `json:"toolArgs"`
+	SessionCamel  string          `json:"sessionId"`
+	AgentCamel    string          `json:"agentType"`
+}
+
+// copilotTools maps Copilot CLI's built-in tools to regate's. Tools not
+// listed keep their own name (web_fetch, update_todo, report_intent,
+// read_bash, write_bash, stop_bash, list_bash, ask_user, …); Claude Code's
+// names (a PascalCase hook of a Claude-format plugin) go by claudeTools.
+var copilotTools = map[string]toolSpec{
+	"bash":       {tool: "bash"},
+	"powershell": {tool: "bash"},
+	"view":       {tool: "read"},  // {path, view_range}
+	"create":     {tool: "write"}, // {path, file_text}
+	"edit":       {tool: "edit"},  // {path, old_str, new_str}
+	"glob":       {tool: "find", each: []string{"paths"}},
+	"grep":       {tool: "grep", each: []string{"paths"}},
+	"rg":         {tool: "grep", each: []string{"paths"}},
+	"task":       {tool: "task"},
+	"skill":      {tool: "skill", keys: map[string]string{"skill": "name"}},
+}
+
+func (copilot) Decode(raw []byte) (Request, error) {
+	var in copilotInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return Request{Event: copilotEvent(sniffEvent(raw))}, fmt.Errorf("the hook input is not JSON: %w", err)
+	}
+	req := Request{Event: copilotEvent(in.Event), Cwd: in.Cwd, SessionID: first(in.SessionID, in.SessionCamel)}
+	name, input := in.ToolName, in.ToolInput
+	if name == "" {
+		name = in.ToolNameCamel
+		args, err := copilotArgs(in.ToolArgs)
+		if err != nil && name != "apply_patch" { // its toolArgs may be the raw patch
+			return req, err
+		}
+		input = args
+	}
+	if name == "" {
+		return req, errors.New("the hook input names no toolName")
+	}
+	switch {
+	case name == "apply_patch":
+		calls, err := patchCalls(copilotPatch(input, in.ToolArgs), "")
+		if err != nil {
+			return req, err
+		}
+		req.Calls = calls
+	case name == "str_replace_editor":
+		tool := "edit"
+		switch input["command"] {
+		case "view":
+			tool = "read"
+		case "create":
+			tool = "write"
+		}
+		req.Calls = []facts.Call{{Tool: tool, Input: input}}
+	default:
+		if call, ok := mcpCall(name, input); ok {
+			req.Calls = []facts.Call{call}
+		} else if spec, ok := copilotTools[name]; ok {
+			req.Calls = spec.calls(name, input)
+		} else {
+			req.Calls = claudeTools[name].calls(name, input)
+		}
+	}
+	req.Calls = withAgent(req.Calls, first(in.AgentType, in.AgentCamel))
+	return req, nil
+}
+
+// copilotEvent is the event a request answers: preToolUse unless the
+// input names PreToolUse (the VS Code-compatible payload).
+func copilotEvent(e string) string {
+	if e == "PreToolUse" {
+		return e
+	}
+	return "preToolUse"
+}
+
+// copilotArgs reads toolArgs: a JSON string holding the arguments object,
+// or the object itself; absent, no arguments.
+func copilotArgs(raw json.RawMessage) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if strings.TrimSpace(s) == "" {
+			return map[string]any{}, nil
+		}
+		raw = json.RawMessage(s)
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, fmt.Errorf("toolArgs is not a JSON object: %w", err)
+	}
+	return args, nil
+}
+
+// copilotPatch is apply_patch's patch: a string key of its arguments, or
+// toolArgs itself when it is the raw patch rather than JSON.
+func copilotPatch(input map[string]any, raw json.RawMessage) string {
+	if p := patchText(input); p != "" {
+		return p
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (copilot) Encode(req Request, d runtime.Decision) Answer {
+	out := map[string]any{"permissionDecision": d.Action, "permissionDecisionReason": reason(d)}
+	if req.Event == "PreToolUse" {
+		out["hookSpecificOutput"] = map[string]any{
+			"hookEventName": "PreToolUse", "permissionDecision": d.Action, "permissionDecisionReason": reason(d)}
+	}
+	return jsonAnswer(out)
+}
+
+func (c copilot) Fail(req Request, why string) Answer {
+	a := c.Encode(req, runtime.Decision{Action: "deny", Message: "[regate] blocked: " + why})
+	a.Stderr, a.Exit = "[regate] blocked: "+why+"\n", 2
+	return a
+}
