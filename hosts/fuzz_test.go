@@ -17,10 +17,11 @@ import (
 
 // FuzzHookInput feeds any bytes to every host's codec as its hook JSON,
 // decides what decodes against the bundled default policy, and checks the
-// answer: never a panic; a fault is the host's block (exit 2); an answer on
-// stdout is JSON; a call denied is never answered with an allow.
+// answer: never a panic; a fault is the host's block (exit 2, or a deny on
+// stdout where the host reads one); an answer on stdout is JSON; a call
+// denied is never answered with an allow.
 func FuzzHookInput(f *testing.F) {
-	for _, script := range []string{"hook_claude.txtar", "hook_codex.txtar", "hook_gemini.txtar", "hook_state.txtar"} {
+	for _, script := range []string{"hook_claude.txtar", "hook_codex.txtar", "hook_copilot.txtar", "hook_gemini.txtar", "hook_opencode.txtar", "hook_state.txtar"} {
 		_, files := golden.Read(f, filepath.Join("..", "cmd", "regate", "testdata", "script", script))
 		for name, text := range files {
 			if strings.HasPrefix(name, "in/") {
@@ -44,8 +45,8 @@ func FuzzHookInput(f *testing.F) {
 			}
 			req, err := codec.Decode([]byte(raw))
 			if err != nil {
-				if ans := codec.Fail(req, err.Error()); ans.Exit != 2 {
-					t.Fatalf("%s: a fault answered exit %d: %+v", host, ans.Exit, ans)
+				if ans := codec.Fail(req, err.Error()); !isBlock(ans) {
+					t.Fatalf("%s: a fault answered %+v", host, ans)
 				}
 				continue
 			}
@@ -53,8 +54,8 @@ func FuzzHookInput(f *testing.F) {
 			for _, c := range req.Calls {
 				d, err := eng.Decide(context.Background(), c)
 				if err != nil {
-					if ans := codec.Fail(req, err.Error()); ans.Exit != 2 {
-						t.Fatalf("%s: a fault answered exit %d", host, ans.Exit)
+					if ans := codec.Fail(req, err.Error()); !isBlock(ans) {
+						t.Fatalf("%s: a fault answered %+v", host, ans)
 					}
 					continue
 				}
@@ -73,4 +74,10 @@ func FuzzHookInput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// isBlock reports whether an answer blocks the call: exit 2, or exit 0 with
+// a deny on stdout (Claude Code's PermissionRequest reads no exit code).
+func isBlock(a hosts.Answer) bool {
+	return a.Exit == 2 || (a.Exit == 0 && json.Valid(a.Stdout) && strings.Contains(string(a.Stdout), `"deny"`))
 }
