@@ -32,7 +32,7 @@ const OPENCODE_TOOLS = new Set([
 
 type Options = { bin?: string; policy?: string; args?: string[]; timeoutMs?: number };
 type Answer = { decision: string; reason?: string; surface?: string; value?: string };
-type Settings = { bin: string; args: string[]; timeoutMs: number };
+type Settings = { bin: string; policy?: string; args: string[]; timeoutMs: number };
 
 function settings(options: Options): Settings {
   const env = process.env;
@@ -40,7 +40,7 @@ function settings(options: Options): Settings {
   const args = ["hook", "opencode", ...(policy ? ["--policy", policy] : []), ...(options.args ?? [])];
   const raw = env.REGATE_TIMEOUT_MS ?? options.timeoutMs;
   const timeoutMs = Number(raw ?? 12000);
-  return { bin: env.REGATE_BIN || options.bin || "regate", args, timeoutMs: timeoutMs > 0 ? timeoutMs : 12000 };
+  return { bin: env.REGATE_BIN || options.bin || "regate", policy, args, timeoutMs: timeoutMs > 0 ? timeoutMs : 12000 };
 }
 
 // runRegate runs regate once: the request on stdin, the answer on stdout. It
@@ -147,10 +147,14 @@ export const RegatePlugin = async (ctx: { directory?: string; worktree?: string;
       const reason = answer.reason || `[regate] ${answer.decision}`;
       if (answer.decision === "allow") return;
       if (answer.decision === "deny") throw new Error(reason);
-      const what = answer.surface && answer.value ? `${answer.surface} '${answer.value.replace(/'/g, `'\\''`)}'` : "SURFACE VALUE (as named above)";
+      // regate approve records the approval under the policy the hook
+      // compiles, so it needs the same --policy.
+      const quote = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+      const policy = s.policy ? ` --policy ${quote(s.policy)}` : "";
+      const what = answer.surface && answer.value ? `${answer.surface} ${quote(answer.value)}` : "SURFACE VALUE (as named above)";
       throw new Error(
         `${reason} This call needs approval, and a plugin cannot ask in OpenCode, so it is blocked. ` +
-          `To allow it, add a rule to the policy, or approve it for this session: regate approve --session ${input.sessionID} ${what}`,
+          `To allow it, add a rule to the policy, or approve it for this session: regate approve --session ${input.sessionID}${policy} ${what}`,
       );
     },
   };

@@ -80,6 +80,8 @@ test("ask blocks and says how to approve", async () => {
   assert.match(err.message, /a rule to the policy/);
   assert.match(err.message, /regate approve --session ses_1 /);
   await assert.rejects((await hook("ask-with-value"))(...bash("x")), { message: /regate approve --session ses_1 bash 'it'\\''s'$/ });
+  await assert.rejects((await hook("ask-with-value", { env: { REGATE_POLICY: "/home/u/my policy.jsonc" } }))(...bash("x")),
+    { message: /regate approve --session ses_1 --policy '\/home\/u\/my policy.jsonc' bash 'it'\\''s'$/ }, "approve needs the hook's policy");
 });
 
 test("anything but a well-formed allow blocks", async () => {
