@@ -21,11 +21,13 @@ type fakeModel struct {
 	pick func(offered []string) ([]wireCall, error)
 
 	mu       sync.Mutex
-	requests []string   // "+SECONDS METHOD PATH", in order
-	script   []wireCall // picked at the first request that offers tools
-	results  []string   // the tool results the host sent back, in call order
-	calls    int        // tool calls made
-	problems []string   // what went wrong on the fake's side
+	requests []string    // "+SECONDS METHOD PATH", in order
+	script   []wireCall  // picked at the first request that offers tools
+	results  []string    // the tool results the host sent back, in call order
+	calls    int         // tool calls made
+	callAt   []time.Time // when each call was sent
+	resultAt []time.Time // when each call's result came back
+	problems []string    // what went wrong on the fake's side
 }
 
 // wireCall is a tool call in the host's own terms.
@@ -66,6 +68,7 @@ func (m *fakeModel) tryCall(offered []string, answered int) (wireCall, bool, err
 		return wireCall{}, false, nil
 	}
 	m.calls++
+	m.callAt = append(m.callAt, time.Now())
 	return m.script[m.calls-1], true, nil
 }
 
@@ -75,6 +78,9 @@ func (m *fakeModel) sawResults(results []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(results) > len(m.results) {
+		for range len(results) - len(m.results) {
+			m.resultAt = append(m.resultAt, time.Now())
+		}
 		m.results = append([]string(nil), results...)
 	}
 }
@@ -83,6 +89,18 @@ func (m *fakeModel) problem(format string, args ...any) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.problems = append(m.problems, fmt.Sprintf(format, args...))
+}
+
+// turnaround is how long the host took from receiving the first tool call
+// to sending its result: the hook's decision and the tool's run, without
+// the host's start-up; false when there was no result.
+func (m *fakeModel) turnaround() (time.Duration, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.callAt) == 0 || len(m.resultAt) == 0 {
+		return 0, false
+	}
+	return m.resultAt[0].Sub(m.callAt[0]), true
 }
 
 // madeCalls names the tool calls made, in the host's terms.

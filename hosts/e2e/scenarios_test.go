@@ -45,15 +45,15 @@ const brokenPolicy = `{
 `
 
 // slowDelay is how long the hook sleeps before deciding in the slow
-// scenario (REGATE_TEST_DELAY); slowDeadline is regate's own deadline,
-// well under every host's timeout, and slowSlack what a host may take
-// beyond it to start, reach the tool call and exit on a loaded machine
-// (Gemini CLI alone takes 5 s to start when two cores are busy). A run
-// must also end before the delay would have: then the hook was cut short.
+// scenario (REGATE_TEST_DELAY); slowDeadline is regate's own deadline, well
+// under every host's timeout. The fake model times the call, from sending
+// it to receiving its result: at least the deadline, and less than the
+// deadline plus slowSlack (the host's own work around the hook) and less
+// than the delay, or the hook was not cut short.
 const (
 	slowDelay    = 20 * time.Second
 	slowDeadline = 2 * time.Second
-	slowSlack    = 15 * time.Second
+	slowSlack    = 8 * time.Second
 )
 
 type callKind string
