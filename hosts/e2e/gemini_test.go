@@ -16,7 +16,7 @@ func TestGemini(t *testing.T) {
 		name:    "gemini",
 		bin:     "gemini",
 		pkg:     "@google/gemini-cli",
-		timeout: 90 * time.Second,
+		timeout: 60 * time.Second,
 		wire:    geminiWire,
 		pick:    pickGemini,
 		edit: func(r *hostRun, c toolCall) []wireCall {
