@@ -374,7 +374,7 @@ func check(t *testing.T, r *hostRun, sc scenario, elapsed time.Duration) {
 		t.Errorf("%s: %s holds %q, want %q", sc.name, sc.file, data, sc.call.content)
 	}
 	if sc.resultHas != "" && len(results) > 0 && !strings.Contains(strings.Join(results, "\n"), sc.resultHas) {
-		t.Errorf("%s: the tool result does not carry regate's reason %q: %q", sc.name, sc.resultHas, results)
+		t.Errorf("%s: the tool result does not carry regate's message %q: %q", sc.name, sc.resultHas, results)
 	}
 	if sc.deadline > 0 {
 		// Timed from the fake model's side: from the tool call sent to its

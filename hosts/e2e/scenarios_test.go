@@ -83,7 +83,7 @@ type scenario struct {
 	file         string        // the file, relative to the work folder, the call creates (or changes) when it runs
 	seed         string        // the file's content before the run; empty: there is no file
 	runs         bool          // the policy lets the call run
-	resultHas    string        // the tool result the model sees carries this (regate's reason)
+	resultHas    string        // the tool result the model sees carries this (regate's reason, or its deadline's)
 	brokenPolicy string        // written over the policy after install
 	delay        time.Duration // REGATE_TEST_DELAY in the host's environment
 	deadline     time.Duration // regate install --deadline; the run must take about this long
@@ -95,7 +95,7 @@ func scenarios() []scenario {
 		{name: "denied", call: toolCall{kind: callBash, command: "touch denied.txt"}, file: "denied.txt", resultHas: "off limits"},
 		{name: "asked", call: toolCall{kind: callBash, command: "touch asked.txt"}, file: "asked.txt"},
 		{name: "malformed-policy", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", brokenPolicy: brokenPolicy},
-		{name: "slow-decision", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", delay: slowDelay, deadline: slowDeadline},
+		{name: "slow-decision", call: toolCall{kind: callBash, command: "touch allowed.txt"}, file: "allowed.txt", delay: slowDelay, deadline: slowDeadline, resultHas: "did not"},
 		{name: "mcp-allowed", call: toolCall{kind: callMCP, tool: "touch", file: "mcp-allowed.txt"}, file: "mcp-allowed.txt", runs: true},
 		{name: "mcp-denied", call: toolCall{kind: callMCP, tool: "touch_denied", file: "mcp-denied.txt"}, file: "mcp-denied.txt", resultHas: "off limits"},
 		{name: "write-allowed", call: toolCall{kind: callWrite, file: "written.txt", content: "written by regate's e2e test\n"}, file: "written.txt", runs: true},
