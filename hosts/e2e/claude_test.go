@@ -48,7 +48,7 @@ func TestClaude(t *testing.T) {
 				// call run: only regate stands in the way. Where regate
 				// allows, Claude Code's own default (no permission to run
 				// anything in -p) must be lifted by regate's allow.
-				argv = append(argv, "--allowedTools", "Bash,Write,mcp__fake__touch,mcp__fake__touch_denied")
+				argv = append(argv, "--allowedTools", "Bash,Read,Write,Edit,mcp__fake__touch,mcp__fake__touch_denied")
 			}
 			return argv
 		},
