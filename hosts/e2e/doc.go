@@ -9,7 +9,9 @@
 //
 // The hosts come from the npm folder REGATE_E2E_NPM (default
 // ~/.cache/regate-e2e, filled by .ci/e2e from hosts/e2e/npm). Without it the
-// tests skip, unless REGATE_E2E=1, where they fail. Each host runs with
+// tests skip, unless REGATE_E2E=1, where they fail; REGATE_E2E=0 skips them
+// even where the hosts are installed (a plain go test ./... in CI, where
+// .ci/e2e runs them on their own). Each host runs with
 // stdin closed, under a timeout, inside a network namespace of its own
 // (unshare -n, loopback only) when the machine allows one.
 //
