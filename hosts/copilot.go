@@ -19,7 +19,12 @@ import (
 // Claude Code's snake_case fields, which the codec reads too. Copilot CLI
 // denies the call when a preToolUse hook exits 2 or errors, so a fault is a
 // deny on stdout and exit 2.
-type copilot struct{}
+type copilot struct {
+	// servers lists the MCP servers Copilot CLI may run in cwd: its tools
+	// are named SERVER-TOOL, and only the server names tell where the
+	// server's part ends.
+	servers func(cwd string) []string
+}
 
 type copilotInput struct {
 	claudeInput
@@ -46,7 +51,7 @@ var copilotTools = map[string]toolSpec{
 	"skill":      {tool: "skill", keys: map[string]string{"skill": "name"}},
 }
 
-func (copilot) Decode(raw []byte) (Request, error) {
+func (c copilot) Decode(raw []byte) (Request, error) {
 	var in copilotInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return Request{Event: copilotEvent(sniffEvent(raw))}, fmt.Errorf("the hook input is not JSON: %w", err)
@@ -85,12 +90,45 @@ func (copilot) Decode(raw []byte) (Request, error) {
 			req.Calls = []facts.Call{call}
 		} else if spec, ok := copilotTools[name]; ok {
 			req.Calls = spec.calls(name, input)
+		} else if call, ok := c.mcpCall(name, in.Cwd, input); ok {
+			req.Calls = []facts.Call{call}
 		} else {
 			req.Calls = claudeTools[name].calls(name, input)
 		}
 	}
 	req.Calls = withAgent(req.Calls, first(in.AgentType, in.AgentCamel))
 	return req, nil
+}
+
+// mcpCall is the mcp call of a tool named SERVER-TOOL, SERVER being the
+// longest server name Copilot CLI knows that the name starts with.
+func (c copilot) mcpCall(name, cwd string, input map[string]any) (facts.Call, bool) {
+	if c.servers == nil {
+		return facts.Call{}, false
+	}
+	server := ""
+	for _, s := range c.servers(cwd) {
+		for _, spelled := range []string{s, copilotSanitize(s)} {
+			if len(spelled) > len(server) && len(name) > len(spelled)+1 && strings.HasPrefix(name, spelled+"-") {
+				server = spelled
+			}
+		}
+	}
+	if server == "" {
+		return facts.Call{}, false
+	}
+	return mcp(server, name[len(server)+1:], input), true
+}
+
+// copilotSanitize spells a server name as it appears in a tool name:
+// characters other than letters, digits, "_" and "-" become "_".
+func copilotSanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 // copilotEvent is the event a request answers: preToolUse unless the

@@ -55,7 +55,7 @@ type Options struct {
 var codecs = map[string]func(Options) (Codec, error){
 	"claude":   func(Options) (Codec, error) { return claude{}, nil },
 	"codex":    func(Options) (Codec, error) { return codex{}, nil },
-	"copilot":  func(Options) (Codec, error) { return copilot{}, nil },
+	"copilot":  func(Options) (Codec, error) { return copilot{servers: copilotServers}, nil },
 	"gemini":   newGemini,
 	"opencode": func(Options) (Codec, error) { return opencode{}, nil },
 }
