@@ -47,6 +47,8 @@ var decodeCases = []struct {
 		[]facts.Call{call("write", in{"path": "a.md"}), call("edit", in{"path": ".env"})}},
 	{"codex", `{"tool_name":"Bash","tool_input":{"command":"cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: .env\n*** End Patch\nEOF"}}`,
 		[]facts.Call{call("bash", in{"command": "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: .env\n*** End Patch\nEOF"}), call("edit", in{"path": "sub/.env"})}},
+	{"codex", `{"tool_name":"Bash","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch"]}}`,
+		[]facts.Call{call("bash", in{"command": "apply_patch '*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch'"}), call("write", in{"path": ".env"})}},
 	{"codex", `{"tool_name":"spawn_agent","tool_input":{"message":"m","agent_type":"worker"}}`, []facts.Call{call("task", in{"message": "m", "agent_type": "worker"})}},
 	{"codex", `{"tool_name":"mcp__gh__get","tool_input":{}}`, []facts.Call{mcpOf("gh", "get", in{})}},
 	{"codex", `{"tool_name":"shell","tool_input":{"command":["bash","-lc","ls"]},"agent_type":"r"}`, []facts.Call{{Tool: "bash", Input: in{"command": "ls"}, Agent: "r"}}},

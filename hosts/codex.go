@@ -99,14 +99,20 @@ func patchCalls(patch, dir string) ([]facts.Call, error) {
 // codexShell is the bash call of a shell tool: its command as one string
 // (bash -lc 'SCRIPT' is decided on SCRIPT), or an argv. A script that runs
 // apply_patch with a heredoc is decided on the patch's files too, since
-// Codex applies such a patch itself.
+// Codex applies such a patch itself; so is apply_patch 'PATCH'.
 func codexShell(input map[string]any) ([]facts.Call, error) {
 	cmd, err := shellCommand(input["command"])
 	if err != nil {
 		return nil, err
 	}
 	calls := []facts.Call{{Tool: "bash", Input: map[string]any{"command": cmd}}}
-	if patch, dir, ok := heredocPatch(cmd); ok {
+	if words, ok := literalWords(cmd); ok && len(words) == 2 && (words[0] == "apply_patch" || words[0] == "applypatch") {
+		more, err := patchCalls(words[1], "") // apply_patch 'PATCH', an argv joined
+		if err != nil {
+			return nil, err
+		}
+		calls = append(calls, more...)
+	} else if patch, dir, ok := heredocPatch(cmd); ok {
 		more, err := patchCalls(patch, dir)
 		if err != nil {
 			return nil, err
