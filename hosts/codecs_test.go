@@ -214,3 +214,21 @@ func TestCopilotAndOpenCodeAnswers(t *testing.T) {
 		}
 	}
 }
+
+// Codex runs a call a silent PreToolUse hook leaves to it (codex exec, a
+// full-access sandbox): an ask must reach it as a deny that says how to
+// approve; only PermissionRequest, where Codex asks the user, stays silent.
+func TestCodexAsk(t *testing.T) {
+	ask := runtime.Decision{Action: "ask", Message: "approve?", Surface: "bash", Value: "make deploy"}
+	a := codex{}.Encode(Request{Event: "PreToolUse", SessionID: "s1"}, ask)
+	if a.Exit != 0 || !strings.Contains(string(a.Stdout), `"permissionDecision":"deny"`) ||
+		!strings.Contains(string(a.Stdout), `regate approve --session s1 bash 'make deploy'`) {
+		t.Errorf("PreToolUse ask: %+v", a)
+	}
+	if a := (codex{}).Encode(Request{Event: "PermissionRequest"}, ask); len(a.Stdout) != 0 || a.Exit != 0 {
+		t.Errorf("PermissionRequest ask: %+v", a)
+	}
+	if a := (codex{}).Encode(Request{Event: "PreToolUse"}, runtime.Decision{Action: "allow"}); len(a.Stdout) != 0 || a.Exit != 0 {
+		t.Errorf("PreToolUse allow: %+v", a)
+	}
+}

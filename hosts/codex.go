@@ -12,11 +12,14 @@ import (
 
 // codex is OpenAI Codex's command hook (checked against 0.171.0,
 // docs/hosts.md). Codex rejects ask, and a bare allow, from PreToolUse
-// ("PreToolUse hook returned unsupported permissionDecision:ask"): there
-// regate answers only deny, and stays silent otherwise; PermissionRequest
-// answers allow or deny and stays silent for ask, so Codex asks the user
-// itself. A fault exits 2 with the reason on stderr, which Codex takes as a
-// block in PreToolUse and a denial in PermissionRequest.
+// ("PreToolUse hook returned unsupported permissionDecision:ask"), and a
+// silent hook leaves the call to Codex's own approval policy, which runs it
+// unasked under codex exec or a full-access sandbox: so in PreToolUse regate
+// answers an ask as a deny that says how to approve, a deny as a deny, and
+// stays silent for an allow. PermissionRequest fires when Codex is about to
+// ask the user: it answers allow or deny and stays silent for ask, so the
+// user is asked. A fault exits 2 with the reason on stderr, which Codex
+// takes as a block in PreToolUse and a denial in PermissionRequest.
 type codex struct{}
 
 // codexTools maps the tool names Codex's hooks carry to regate's: Bash (every
@@ -159,11 +162,29 @@ func (codex) Encode(req Request, d runtime.Decision) Answer {
 		}
 		return Answer{}
 	}
-	if d.Action == "deny" {
-		return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason(d)}})
+	why := reason(d)
+	switch d.Action {
+	case "allow":
+		return Answer{} // Codex's own approval flow goes on
+	case "ask":
+		why += " Codex cannot show regate's question here, so regate blocks it: to allow it, add a rule to the policy, or approve it for this session with " +
+			approveHint(req.SessionID, d) + " (with the hook's rule flags) and try again."
 	}
-	return Answer{} // allow and ask: Codex's own approval flow decides
+	return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": why}})
+}
+
+// approveHint is the regate approve command that allows an asked call
+// for the session.
+func approveHint(session string, d runtime.Decision) string {
+	if session == "" {
+		session = "SESSION"
+	}
+	surface, value := d.Surface, d.Value
+	if surface == "" {
+		surface, value = "SURFACE", "VALUE"
+	}
+	return "regate approve --session " + shellQuote(session) + " " + shellQuote(surface) + " " + shellQuote(value)
 }
 
 func (codex) Fail(_ Request, why string) Answer {

@@ -33,7 +33,8 @@ default policy) and writes the host's answer:
 
   claude    PreToolUse: permissionDecision allow, ask or deny with the reason;
             PermissionRequest: behavior allow or deny, nothing for ask (the host asks)
-  codex     PreToolUse: deny only, nothing otherwise (Codex rejects ask and a bare allow);
+  codex     PreToolUse: deny, an ask as a deny saying how to approve, nothing for allow (Codex
+            rejects ask and a bare allow, and runs a call a silent hook leaves to it);
             PermissionRequest: behavior allow or deny, nothing for ask; apply_patch is decided
             file by file, bash -lc 'SCRIPT' on its script
   copilot   preToolUse: permissionDecision allow, ask or deny with the reason
