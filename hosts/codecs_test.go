@@ -181,18 +181,31 @@ func TestClaudePermissionRequestFault(t *testing.T) {
 	}
 }
 
-// Gemini CLI asks the user since March 2026: an ask is answered as ask,
-// unless --ask says otherwise for older releases.
+// Gemini CLI asks the user since March 2026: an ask is answered as ask
+// where a person can see the dialog, and as a deny where none can (a
+// headless Gemini CLI 0.61.0 waits forever on it), unless --ask says
+// otherwise.
 func TestGeminiAsk(t *testing.T) {
 	ask := runtime.Decision{Action: "ask", Message: "approve?"}
-	for askAs, want := range map[string]string{"": "ask", "ask": "ask", "deny": "deny", "allow": "allow"} {
-		codec, err := Lookup("gemini", Options{AskAs: askAs})
+	for _, c := range []struct {
+		askAs    string
+		attended bool
+		want     string
+	}{
+		{"", true, "ask"}, {"", false, "deny"}, {"auto", true, "ask"}, {"auto", false, "deny"},
+		{"ask", false, "ask"}, {"ask", true, "ask"},
+		{"deny", true, "deny"}, {"allow", false, "allow"},
+	} {
+		codec, err := Lookup("gemini", Options{AskAs: c.askAs, Attended: c.attended})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out struct{ Decision string }
-		if a := codec.Encode(Request{}, ask); json.Unmarshal(a.Stdout, &out) != nil || out.Decision != want {
-			t.Errorf("--ask %q: %s; want %s", askAs, a.Stdout, want)
+		var out struct{ Decision, Reason string }
+		if a := codec.Encode(Request{}, ask); json.Unmarshal(a.Stdout, &out) != nil || out.Decision != c.want {
+			t.Errorf("--ask %q attended=%v: %s; want %s", c.askAs, c.attended, a.Stdout, c.want)
+		}
+		if c.askAs == "" && !c.attended && !strings.Contains(out.Reason, "No one can answer") {
+			t.Errorf("an unattended ask's deny does not say why: %q", out.Reason)
 		}
 	}
 }

@@ -15,16 +15,27 @@ import (
 // code, so a fault is a deny on stdout as well as exit 2. Releases before
 // March 2026 took an ask for an allow; --ask deny (or allow) answers an ask
 // that way instead.
+//
+// Gemini CLI 0.61.0 answers a hook's ask with its confirmation dialog even
+// in headless mode (-p), where nothing can answer it: the run hangs. So by
+// default ("auto") an ask is an ask only when a person can see it (the hook
+// has a controlling terminal, Options.Attended), and a deny that says why
+// otherwise.
 type gemini struct {
 	askAs string
 }
 
 func newGemini(o Options) (Codec, error) {
 	switch o.AskAs {
-	case "", "ask", "deny", "allow":
+	case "", "auto":
+		if o.Attended {
+			return gemini{askAs: "ask"}, nil
+		}
+		return gemini{askAs: "unattended"}, nil
+	case "ask", "deny", "allow":
 		return gemini{askAs: o.AskAs}, nil
 	}
-	return nil, fmt.Errorf("hosts: --ask %q: use ask, deny or allow", o.AskAs)
+	return nil, fmt.Errorf("hosts: --ask %q: use auto, ask, deny or allow", o.AskAs)
 }
 
 var dirPath = map[string]string{"dir_path": "path"}
@@ -109,6 +120,8 @@ func (g gemini) Encode(_ Request, d runtime.Decision) Answer {
 			return jsonAnswer(map[string]any{"decision": "allow", "reason": reason(d) + " (allowed by --ask allow)"})
 		case "deny":
 			return jsonAnswer(map[string]any{"decision": "deny", "reason": reason(d) + " regate denies an ask here (--ask deny); run it yourself or allow it in the policy."})
+		case "unattended":
+			return jsonAnswer(map[string]any{"decision": "deny", "reason": reason(d) + " No one can answer a prompt here (Gemini CLI has no terminal), so regate denies it; run it yourself or allow it in the policy."})
 		}
 		// Gemini CLI shows systemMessage in its confirmation.
 		return jsonAnswer(map[string]any{"decision": "ask", "reason": reason(d), "systemMessage": reason(d)})

@@ -44,10 +44,15 @@ type Codec interface {
 
 // Options are the choices a host leaves to the user.
 type Options struct {
-	// AskAs is what an ask becomes for Gemini CLI: "ask" (the default;
-	// Gemini CLI asks the user since March 2026), or "deny" or "allow" for
-	// releases that ignore an ask and run the call.
+	// AskAs is what an ask becomes for Gemini CLI: "auto" (the default: an
+	// ask when Attended, else a deny, since a headless Gemini CLI waits
+	// forever on its dialog), "ask" (Gemini CLI asks the user since March
+	// 2026), or "deny" or "allow" for releases that ignore an ask and run
+	// the call.
 	AskAs string
+	// Attended reports that a person can answer the host's dialog: the
+	// hook has a controlling terminal.
+	Attended bool
 }
 
 // codecs are the hosts whose command hook (or plugin) regate answers. Pi is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -53,12 +54,12 @@ Copilot CLI) with a one-line reason, never a crash the host would take for "run 
     regate hook claude --policy ~/.config/regate/policy.jsonc`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return withCode(2, fmt.Errorf("hook takes one host: claude, codex or gemini"))
+				return withCode(2, fmt.Errorf("hook takes one host: %s", strings.Join(hosts.Names(), ", ")))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			codec, err := hosts.Lookup(args[0], hosts.Options{AskAs: p.askAs})
+			codec, err := hosts.Lookup(args[0], hosts.Options{AskAs: p.askAs, Attended: hasTerminal()})
 			if err != nil {
 				return withCode(2, err) // no codec to answer with; exit 2 blocks in every host
 			}
@@ -79,7 +80,7 @@ Copilot CLI) with a one-line reason, never a crash the host would take for "run 
 	p.rules.bind(cmd)
 	p.state.bind(cmd)
 	bindHookDeadline(cmd)
-	cmd.Flags().StringVar(&p.askAs, "ask", "ask", "gemini: what an ask becomes: ask, or deny or allow for Gemini CLI releases before March 2026, which run an asked call")
+	cmd.Flags().StringVar(&p.askAs, "ask", "auto", "gemini: what an ask becomes: auto (ask when the hook has a terminal, else deny: a headless Gemini CLI waits forever on an ask), ask, or deny or allow for Gemini CLI releases before March 2026, which run an asked call")
 	return cmd
 }
 
