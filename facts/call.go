@@ -109,7 +109,10 @@ func Build(call Call, env Env) *Input {
 	cwd := path.Clean(env.Cwd)
 	if st, ok := env.ShellTools[call.Tool]; ok || call.Tool == "bash" {
 		if !ok {
-			st = ShellTool{CommandArgument: "command"}
+			// The host codecs put the folder a command runs in (Gemini
+			// CLI's dir_path, OpenCode's workdir) in workdir: it is a path
+			// and the base of the command's relative paths.
+			st = ShellTool{CommandArgument: "command", WorkdirArgument: "workdir"}
 		}
 		in.Checks = env.shellChecks(args, st, cwd)
 		if st.DecisionFloor == "ask" {

@@ -2,6 +2,7 @@ package facts_test
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -104,6 +105,7 @@ func TestBuildChecks(t *testing.T) {
 		{"extension tool with a path", facts.Call{Tool: "my_reader", Input: map[string]any{"path": "a"}}, []string{"path", "my_reader"}, []string{"a", "a"}, "", false},
 		{"extension tool", facts.Call{Tool: "task", Input: map[string]any{"prompt": "x"}}, []string{"task"}, []string{""}, "", false},
 		{"bash command", facts.Call{Tool: "bash", Input: map[string]any{"command": "  git status \n"}}, []string{"bash"}, []string{"git status"}, "", false},
+		{"bash with the folder it runs in (Gemini dir_path, OpenCode workdir)", facts.Call{Tool: "bash", Input: map[string]any{"command": "cat ./id.pem", "workdir": "/home/u/.ssh"}}, []string{"path", "bash", "path"}, []string{"/home/u/.ssh", "cat ./id.pem", "./id.pem"}, "", false},
 		{"shell alias", facts.Call{Tool: "exec_command", Input: map[string]any{"cmd": "ls", "workdir": "/srv"}}, []string{"path", "bash"}, []string{"/srv", "ls"}, "ask", false},
 		{"unregistered", facts.Call{Tool: "write", Input: map[string]any{"path": "a"}, Registered: []string{"read"}}, []string{"path", "write"}, []string{"a", "a"}, "", true},
 	}
@@ -143,4 +145,21 @@ func TestPathCheckGroups(t *testing.T) {
 			t.Errorf("%s: %d groups %q, want %d", value, got, in.Checks[0].Forms, want)
 		}
 	}
+}
+
+// A command's relative paths are resolved against the folder the host says
+// it runs in (Gemini CLI's dir_path, OpenCode's workdir), not the session's.
+func TestBashWorkdirIsTheBaseOfRelativePaths(t *testing.T) {
+	in := facts.Build(facts.Call{Tool: "bash", Input: map[string]any{"command": "cat ./id.pem", "workdir": "/home/u/.ssh"}}, env)
+	for _, c := range in.Checks {
+		if c.Surface == "path" && c.Value == "./id.pem" {
+			for _, forms := range c.Forms {
+				if slices.Contains(forms, "/home/u/.ssh/id.pem") {
+					return
+				}
+			}
+			t.Fatalf("forms of id.pem %q do not name /home/u/.ssh/id.pem", c.Forms)
+		}
+	}
+	t.Fatalf("no path check of id.pem in %+v", in.Checks)
 }
