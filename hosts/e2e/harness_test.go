@@ -317,7 +317,8 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 	}
 }
 
-// runProcess runs argv inside the network namespace, with stdin closed,
+// runProcess runs argv inside the network namespace, in a session of its
+// own, with stdin closed,
 // the run's environment and work folder, and kills its whole process group
 // on the timeout and after it exits (MCP servers, shells left behind).
 func runProcess(t *testing.T, r *hostRun, argv []string) ([]byte, time.Duration, error) {
@@ -329,7 +330,10 @@ func runProcess(t *testing.T, r *hostRun, argv []string) ([]byte, time.Duration,
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Stdin = nil // /dev/null: every host waits on an open stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own: a process group to kill, and no controlling
+	// terminal, as in CI, even when the tests run from one (regate's hooks
+	// ask only where a terminal could answer).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
