@@ -8,10 +8,10 @@
 // really process the call?).
 //
 // The hosts come from the npm folder REGATE_E2E_NPM (default
-// ~/.cache/regate-e2e, filled by .ci/e2e from hosts/e2e/npm). Without it the
-// tests skip, unless REGATE_E2E=1, where they fail; REGATE_E2E=0 skips them
-// even where the hosts are installed (a plain go test ./... in CI, where
-// .ci/e2e runs them on their own). Each host runs with
+// ~/.cache/regate-e2e, filled by .ci/e2e from hosts/e2e/npm). They run only
+// with REGATE_E2E=1 (as .ci/e2e sets it), and then a missing host fails;
+// otherwise they skip, so the README's go test ./... stays quick. Each host
+// runs with
 // stdin closed, under a timeout, inside a network namespace of its own
 // (unshare -n, loopback only) when the machine allows one.
 //
