@@ -98,7 +98,9 @@ func cachedExtract(max int) func(string) (*bashfacts.Facts, error) {
 
 // inputKey encodes everything the decision depends on besides the compiled
 // policy: the input document and the approval revision. Strings are length
-// prefixed, so no two inputs share a key.
+// prefixed, so no two inputs share a key. A check's members come from
+// checkMembers, the list inputValue builds the document from, so a member
+// Rego sees cannot be left out of the key (TestInputKeyCoversTheDocument).
 func inputKey(in *facts.Input, revision uint64) string {
 	b := make([]byte, 0, 256)
 	b = binary.AppendUvarint(b, revision)
@@ -118,17 +120,17 @@ func inputKey(in *facts.Input, revision uint64) string {
 	str(in.Agent)
 	str(in.Floor)
 	b = binary.AppendUvarint(b, uint64(len(in.Checks)))
-	for _, c := range in.Checks {
+	for i := range in.Checks {
+		c := &in.Checks[i]
 		str(c.Surface)
 		str(c.Value)
-		str(c.Origin)
-		str(c.Error)
-		str(c.Wrapper)
-		str(c.Reason)
-		str(c.At)
-		str(c.Malformed)
-		flag(c.Unparseable)
-		flag(c.Bare)
+		strs, flags := checkMembers(c)
+		for _, f := range strs {
+			str(f.value)
+		}
+		for _, f := range flags {
+			flag(f.on)
+		}
 		b = binary.AppendUvarint(b, uint64(len(c.Forms)))
 		for _, f := range c.Forms {
 			b = binary.AppendUvarint(b, uint64(len(f)))
@@ -138,4 +140,25 @@ func inputKey(in *facts.Input, revision uint64) string {
 		}
 	}
 	return string(b)
+}
+
+// A stringMember and a flagMember are members of a check's object in the
+// input document, under their Rego names; "" and false are left out.
+type stringMember struct{ key, value string }
+type flagMember struct {
+	key string
+	on  bool
+}
+
+// checkMembers lists a check's members beside surface, value and forms: the
+// one list both the input document (inputValue) and the decision cache's
+// key (inputKey) are built from. Fixed-size arrays keep it free of
+// allocations on the hot path.
+func checkMembers(c *facts.Check) ([7]stringMember, [3]flagMember) {
+	return [7]stringMember{
+			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
+			{"strict", c.Strict}, {"malformed", c.Malformed},
+		}, [3]flagMember{
+			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly},
+		}
 }

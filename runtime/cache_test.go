@@ -69,3 +69,38 @@ func TestCacheInvalidation(t *testing.T) {
 		t.Fatalf("after id_rsa appeared the cached allow was served: %+v", d)
 	}
 }
+
+// TestCacheKeysStrictFacts: two calls whose facts differ only in what strict
+// mode floors (a check's Strict) get their own decisions, in either order;
+// the cache once keyed by hand left Strict out, so the allow of the first
+// answered the second.
+func TestCacheKeysStrictFacts(t *testing.T) {
+	src := []byte(`{"strict": true, "permission": {"*": "ask", "bash": {"*": "ask", "ls *": "allow"}}}`)
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "p.jsonc", Data: src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	plain := func() *facts.Input {
+		return &facts.Input{Tool: "bash", Checks: []facts.Check{{Surface: "bash", Value: "ls -la", Forms: [][]string{{"ls -la"}}}}}
+	}
+	floored := plain()
+	floored.Checks[0].Strict = "an environment that changes what runs"
+	for _, order := range [][]*facts.Input{{plain(), floored}, {floored, plain()}} {
+		eng, err := runtime.New(ctx, out, runtime.WithCwd("/repo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[bool]string{}
+		for _, in := range order {
+			d, err := eng.DecideFacts(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[in.Checks[0].Strict != ""] = d.Action
+		}
+		if got[false] != "allow" || got[true] != "ask" {
+			t.Errorf("plain %s, strict-floored %s; want allow and ask whatever the order", got[false], got[true])
+		}
+	}
+}

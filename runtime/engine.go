@@ -368,22 +368,16 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 		add("surface", b.str(c.Surface))
 		add("value", b.str(c.Value))
 		add("forms", b.term(ast.NewArray(forms...)))
-		for _, f := range [...]struct{ key, value string }{
-			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
-			{"strict", c.Strict}, {"malformed", c.Malformed},
-		} {
+		strs, flags := checkMembers(&c)
+		for _, f := range strs {
 			if f.value != "" {
 				add(f.key, b.str(f.value))
 			}
 		}
-		if c.Unparseable {
-			add("unparseable", ast.InternedTerm(true))
-		}
-		if c.Bare {
-			add("bare", ast.InternedTerm(true))
-		}
-		if c.StrictOnly {
-			add("strict_only", ast.InternedTerm(true))
+		for _, f := range flags {
+			if f.on {
+				add(f.key, ast.InternedTerm(true))
+			}
 		}
 		checks[i] = b.term(ast.NewObject(kv[:n]...))
 	}
