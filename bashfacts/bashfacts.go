@@ -113,7 +113,18 @@ type Token struct {
 	// StrictOnly marks a token only strict mode gates: one of a command a
 	// strict wrapper runs, or the path of git show REV:path.
 	StrictOnly bool `json:"strict_only,omitempty"`
+	// Writes is set for a redirect that writes the file: WriteCreate for
+	// >, >|, &>, >&FILE and <>, WriteAppend for >> and &>>. Strict mode
+	// decides such a target on the write (and, appending, edit) surface as
+	// well as the path surface.
+	Writes string `json:"writes,omitempty"`
 }
+
+// Ways a redirect writes its target (Token.Writes).
+const (
+	WriteCreate = "create"
+	WriteAppend = "append"
+)
 
 // Facts are what one command is made of, units and tokens each in source
 // order.

@@ -338,6 +338,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 		}
 		if v, ok := w.homeForm(r.Word); ok {
 			w.token(v, r.Word, TokenRedirect, false, sc)
+			w.markWrite(r.Op, v)
 			continue
 		}
 		v, lit := w.literal(r.Word)
@@ -348,7 +349,29 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 			continue // a file descriptor, not a file
 		}
 		w.token(v, r.Word, TokenRedirect, false, sc)
+		w.markWrite(r.Op, v)
 	}
+}
+
+// markWrite records on the token just added how its redirect writes the
+// file, if it does. The streams that are no file (/dev/null, the
+// terminal, standard output and error) are written by every other command
+// and left alone: asking for them would prompt for nothing.
+func (w *walker) markWrite(op syntax.RedirOperator, target string) {
+	var how string
+	switch op {
+	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.DplOut, syntax.RdrInOut:
+		how = WriteCreate
+	case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
+		how = WriteAppend
+	default:
+		return
+	}
+	switch target {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
+		return
+	}
+	w.out.Tokens[len(w.out.Tokens)-1].Writes = how
 }
 
 func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {

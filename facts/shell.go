@@ -124,6 +124,7 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 	c, f, ok := e.tokenCheck(t, base)
 	if ok {
 		out = append(out, c)
+		out = appendWriteChecks(out, c, t.Writes)
 	}
 	if !t.Pattern {
 		if d, isDir := dirVariant(c, f); ok && isDir {
@@ -160,4 +161,24 @@ func (e *Env) absolute(p, base string) string {
 		return path.Clean(p)
 	}
 	return path.Join(base, p)
+}
+
+// appendWriteChecks adds, for a redirect that writes its target, the same
+// path on the write surface (and, for an append, the edit surface), so that
+// `cat x > f` meets the rules the write tool meets for f. Strict mode alone
+// decides them: the spec gates a redirect target as a path only (R7).
+func appendWriteChecks(out []Check, c Check, writes string) []Check {
+	if writes == "" {
+		return out
+	}
+	surfaces := []string{"write"}
+	if writes == bashfacts.WriteAppend {
+		surfaces = append(surfaces, "edit")
+	}
+	for _, s := range surfaces {
+		w := c
+		w.Surface, w.StrictOnly, w.Bare = s, true, false
+		out = append(out, w)
+	}
+	return out
 }
