@@ -43,6 +43,10 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 			w.token(v, word, TokenArgument, false, sc)
 			continue
 		}
+		if v, ok := w.pwdForm(word); ok {
+			w.strictToken(v, word, TokenArgument, sc)
+			continue
+		}
 		t, lit := w.literal(word)
 		if skipNext {
 			skipNext = false
@@ -120,6 +124,6 @@ func braceExpand(word *syntax.Word, text string) []string {
 // or dot path, anything with a slash, or a home form. On POSIX a backslash
 // is a filename character, not a separator.
 func pathShaped(s string) bool {
-	return strings.HasPrefix(s, ".") || strings.Contains(s, "/") || s == "~" ||
+	return strings.HasPrefix(s, ".") || strings.Contains(s, "/") || strings.HasPrefix(s, "~") ||
 		(strings.HasPrefix(s, "$HOME") || strings.HasPrefix(s, "${HOME}")) && !strings.Contains(s, "://")
 }

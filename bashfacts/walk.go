@@ -341,6 +341,11 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 			w.markWrite(r.Op, v)
 			continue
 		}
+		if v, ok := w.pwdForm(r.Word); ok {
+			w.strictToken(v, r.Word, TokenRedirect, sc)
+			w.markWrite(r.Op, v)
+			continue
+		}
 		v, lit := w.literal(r.Word)
 		if !lit || v == "" {
 			continue
@@ -372,6 +377,12 @@ func (w *walker) markWrite(op syntax.RedirOperator, target string) {
 		return
 	}
 	w.out.Tokens[len(w.out.Tokens)-1].Writes = how
+}
+
+// strictToken adds a token only strict mode gates.
+func (w *walker) strictToken(v string, word *syntax.Word, kind string, sc scope) {
+	w.token(v, word, kind, false, sc)
+	w.out.Tokens[len(w.out.Tokens)-1].StrictOnly = true
 }
 
 func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {

@@ -111,6 +111,54 @@ func (w *walker) homeForm(word *syntax.Word) (string, bool) {
 	}
 }
 
+// pwdForm is a word that names a place below the working directory through
+// $PWD, ${PWD} or $(pwd) (quoted or not, before nothing or a "/"), spelt
+// as the relative path it stands for: "$PWD/.env" is "./.env". The spec
+// expands no variable but HOME, so such a token is strict mode's alone.
+func (w *walker) pwdForm(word *syntax.Word) (string, bool) {
+	parts := flattenQuotes(word.Parts)
+	if len(parts) == 0 || !namesPwd(parts[0].part) {
+		return "", false
+	}
+	var rest strings.Builder
+	for _, p := range parts[1:] {
+		if w.partText(&rest, p.part, p.quoted) {
+			return "", false
+		}
+	}
+	r := rest.String()
+	if r != "" && !strings.HasPrefix(r, "/") {
+		return "", false
+	}
+	return "." + r, true
+}
+
+// namesPwd reports whether part is $PWD, ${PWD} or $(pwd) with at most
+// -L or -P: the working directory.
+func namesPwd(part syntax.WordPart) bool {
+	switch p := part.(type) {
+	case *syntax.ParamExp:
+		return p.Param != nil && p.Param.Value == "PWD" && p.Exp == nil && p.Slice == nil && p.Repl == nil &&
+			!p.Length && !p.Excl && p.Index == nil && !p.Width && p.Names == 0
+	case *syntax.CmdSubst:
+		if len(p.Stmts) != 1 || p.Stmts[0].Background || len(p.Stmts[0].Redirs) > 0 {
+			return false
+		}
+		call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || len(call.Args) > 2 {
+			return false
+		}
+		for i, a := range call.Args {
+			lit := a.Lit()
+			if (i == 0 && lit != "pwd") || (i == 1 && lit != "-L" && lit != "-P") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // startsWithParam reports whether a word opens with a parameter
 // expansion, quoted or not: the cheap test before homeForm's.
 func startsWithParam(parts []syntax.WordPart) bool {

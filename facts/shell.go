@@ -82,6 +82,9 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 			c.At = u.Pos.String()
 		}
 		checks = append(checks, c)
+		if alt, ok := baseNameUnit(c); ok {
+			checks = append(checks, alt)
+		}
 		i++
 	}
 	return checks
@@ -125,6 +128,12 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 	if ok {
 		out = append(out, c)
 		out = appendWriteChecks(out, c, t.Writes)
+		if user, isUser := otherHome(t.Value); isUser {
+			// The spec reads ~user as a relative path (R15); bash reads
+			// it as that account's home, which regate does not resolve.
+			out = append(out, Check{Surface: "path", Value: t.Value, Forms: [][]string{{t.Value}}, At: t.Pos.String(),
+				StrictOnly: true, Error: "~" + user + " is the home of the account " + user + ", which regate does not resolve"})
+		}
 	}
 	if !t.Pattern {
 		if d, isDir := dirVariant(c, f); ok && isDir {
@@ -181,4 +190,41 @@ func appendWriteChecks(out []Check, c Check, writes string) []Check {
 		out = append(out, w)
 	}
 	return out
+}
+
+// otherHome reports whether a path starts with ~NAME, an account's home
+// as bash expands it (not ~, ~+ or ~-, which are the user's home and the
+// current and previous working directories).
+func otherHome(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, "~")
+	if !ok {
+		return "", false
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	if name == "" || name == "+" || name == "-" {
+		return "", false
+	}
+	return name, true
+}
+
+// baseNameUnit is a unit whose command is given as a path (/bin/rm,
+// ./node_modules/.bin/x) spelt with the program's base name, for strict
+// mode: "rm -rf *": deny then denies /bin/rm -rf too. It is bare, so only a
+// rule that names the program decides it, never the catch-all: the path
+// spelling stays decided as written (/tmp/x/cat is not the cat a "cat *"
+// allow meant, and its own check still asks).
+func baseNameUnit(c Check) (Check, bool) {
+	word, rest, _ := strings.Cut(c.Value, " ")
+	slash := strings.LastIndexByte(word, '/')
+	if slash < 0 || slash == len(word)-1 {
+		return Check{}, false
+	}
+	alt := c
+	alt.Value = word[slash+1:]
+	if rest != "" {
+		alt.Value += " " + rest
+	}
+	alt.Forms = [][]string{{alt.Value}}
+	alt.Bare, alt.StrictOnly = true, true
+	return alt, true
 }

@@ -59,7 +59,13 @@ layered(i, c, ctx) := pick(os) if {
 		[o | c.error; o := {"action": "ask", "rule": {"pattern": "<unresolved-path>", "pos": "-", "reason": c.error}, "layer": "facts", "i": i}],
 	)
 	count(os) > 0
-} else := fallback_outcome(i, ctx) if c.surface != "path"
+} else := fallback_outcome(i, ctx) if {
+	# A path nothing matched is decided by the path surface alone; a bare
+	# value (a command's base name beside its path spelling) only by a rule
+	# that names it.
+	c.surface != "path"
+	not c.bare
+}
 
 form_outcome(i, c, f, ctx) := {"action": r.action, "rule": r, "layer": "session", "i": i} if {
 	r := best(c, ctx.session[c.surface], f)
