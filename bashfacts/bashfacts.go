@@ -77,6 +77,11 @@ type Unit struct {
 	// StrictOnly marks a unit only strict mode evaluates: a command run by
 	// a wrapper the spec does not list.
 	StrictOnly bool `json:"strict_only,omitempty"`
+	// Spellings are the unit's text spelt the other ways the program reads
+	// it the same: its base name for a program given as a path, its
+	// options bundled or apart, in any order, short or long. Strict mode
+	// decides them by the rules that name them (docs/strict.md).
+	Spellings []string `json:"spellings,omitempty"`
 }
 
 // Dir is the effective directory at a point of the command, relative to

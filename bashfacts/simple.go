@@ -167,6 +167,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		}
 		u.Runs = strings.Join(runs, " ")
 	}
+	u.Spellings = otherSpellings(u.Text)
 	w.out.Units = append(w.out.Units, u)
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)

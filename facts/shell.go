@@ -82,8 +82,8 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 			c.At = u.Pos.String()
 		}
 		checks = append(checks, c)
-		if alt, ok := baseNameUnit(c); ok {
-			checks = append(checks, alt)
+		if len(u.Spellings) > 0 {
+			checks = append(checks, spellingsCheck(c, u.Spellings))
 		}
 		i++
 	}
@@ -207,24 +207,20 @@ func otherHome(p string) (string, bool) {
 	return name, true
 }
 
-// baseNameUnit is a unit whose command is given as a path (/bin/rm,
-// ./node_modules/.bin/x) spelt with the program's base name, for strict
-// mode: "rm -rf *": deny then denies /bin/rm -rf too. It is bare, so only a
-// rule that names the program decides it, never the catch-all: the path
-// spelling stays decided as written (/tmp/x/cat is not the cat a "cat *"
-// allow meant, and its own check still asks).
-func baseNameUnit(c Check) (Check, bool) {
-	word, rest, _ := strings.Cut(c.Value, " ")
-	slash := strings.LastIndexByte(word, '/')
-	if slash < 0 || slash == len(word)-1 {
-		return Check{}, false
+// spellingsCheck is a unit's other spellings (bashfacts.Unit.Spellings),
+// each a group of its own, as a bare check strict mode alone decides: only
+// a rule that names a spelling decides it, never the catch-all, and the
+// most restrictive such rule wins. So "rm -rf *": deny (or a hard guard)
+// meets /bin/rm -rf, rm -fr and rm --recursive --force, and yolo cannot
+// pass it by a spelling the pattern misses; while /tmp/x/cat, whose own
+// spelling meets the catch-all, is not allowed by "cat *". The value stays
+// as written, for the prompt and the message.
+func spellingsCheck(c Check, spellings []string) Check {
+	s := c
+	s.Forms = make([][]string, len(spellings))
+	for i := range spellings {
+		s.Forms[i] = spellings[i : i+1 : i+1]
 	}
-	alt := c
-	alt.Value = word[slash+1:]
-	if rest != "" {
-		alt.Value += " " + rest
-	}
-	alt.Forms = [][]string{{alt.Value}}
-	alt.Bare, alt.StrictOnly = true, true
-	return alt, true
+	s.Bare, s.StrictOnly = true, true
+	return s
 }

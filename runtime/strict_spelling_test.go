@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
@@ -50,6 +51,14 @@ func TestStrictOtherSpellings(t *testing.T) {
 		{"/bin/rm -rf build", "removes build", removed, "deny", "ask"},
 		{`"/bin/rm" -rf build`, "removes build", removed, "deny", "ask"},
 		{"cd .. && cd - >/dev/null && /bin/rm -rf build", "removes build", removed, "deny", "ask"},
+		// Options spelt another way (rm -rf * is written once).
+		{"rm -fr build", "removes build", removed, "deny", "ask"},
+		{"rm -r -f build", "removes build", removed, "deny", "ask"},
+		{"rm -R -f build", "removes build", removed, "deny", "ask"},
+		{"rm --recursive --force build", "removes build", removed, "deny", "ask"},
+		{"rm -rfv build", "removes build", removed, "deny", "ask"},
+		{"rm -v --force -r build", "removes build", removed, "deny", "ask"},
+		{"/bin/rm -fr build", "removes build", removed, "deny", "ask"},
 		{`cat "$PWD/.env"`, "prints .env", secret, "deny", "allow"},
 		{`cat ${PWD}/.env`, "prints .env", secret, "deny", "allow"},
 		{`cat $(pwd)/.env`, "prints .env", secret, "deny", "allow"},
@@ -87,5 +96,44 @@ func TestStrictOtherSpellings(t *testing.T) {
 				t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, c.plain)
 			}
 		})
+	}
+}
+
+// TestYoloCannotPassAHardGuardBySpelling: a hard guard on rm -rf * denies
+// rm -fr and rm --recursive --force under yolo and strict mode, where yolo
+// would otherwise approve the ask a pattern that misses the spelling
+// leaves.
+func TestYoloCannotPassAHardGuardBySpelling(t *testing.T) {
+	out, err := compiler.Compile(compiler.Input{
+		Policy:     &compiler.Source{Name: "policy.jsonc", Data: []byte(`{"strict": true, "yoloMode": true, "permission": {"*": "ask"}}`)},
+		HardGuards: &compiler.Source{Name: "hard-guards.jsonc", Data: []byte(`{"permission": {"bash": {"rm -rf *": "deny"}}}`)},
+	}, compiler.WithHome("/home/u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pure := range []bool{false, true} {
+		opts := []runtime.Option{runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{})}
+		if pure {
+			opts = append(opts, runtime.WithPureRego())
+		}
+		e, err := runtime.New(context.Background(), out, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cmd, want := range map[string]string{
+			"rm -fr /":                     "deny",
+			"rm --recursive --force /":     "deny",
+			"rm -r -f -v /":                "deny",
+			"rm -f notes.txt":              "allow", // yolo approves what no guard names
+			"rm -fr --no-preserve-root /":  "deny",
+			"rm --no-preserve-root -rf /":  "deny",
+			"sudo rm -fr /":                "deny",
+			"/usr/bin/rm --force -R /home": "deny",
+		} {
+			d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
+			if err != nil || d.Action != want {
+				t.Errorf("pure=%v %q: %s (%s, layer %s, %v); want %s", pure, cmd, d.Action, d.Matched, d.Layer, err, want)
+			}
+		}
 	}
 }
