@@ -1,8 +1,6 @@
 package runtime_test
 
 import (
-	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/policies"
-	"github.com/regate/regate/runtime"
 )
 
 // TestStrictRedirectWrites: under strict mode a redirect that writes a file
@@ -23,21 +19,7 @@ import (
 // mode the spec's decision stands: a redirect target is gated as a path
 // only (R7), so the same commands are allowed.
 func TestStrictRedirectWrites(t *testing.T) {
-	src, err := fs.ReadFile(policies.FS, "default.jsonc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	strictPolicy := string(src)
-	plainPolicy := strings.Replace(strictPolicy, `"strict": true`, `"strict": false`, 1)
-	if plainPolicy == strictPolicy {
-		t.Fatal(`the default policy no longer says "strict": true; update this test`)
-	}
-	fsys := facts.MapFS{"/home/u/repo/README": "file", "/home/u/repo/notes.txt": "file"}
-	strict := []*runtime.Engine{
-		newEngine(t, strictPolicy, runtime.WithFS(fsys)),
-		newEngine(t, strictPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
-	}
-	plain := newEngine(t, plainPolicy, runtime.WithFS(fsys))
+	engines := newDefaultEngines(t, facts.MapFS{"/home/u/repo/README": "file", "/home/u/repo/notes.txt": "file"})
 	bash, _ := exec.LookPath("bash")
 
 	for _, c := range []struct {
@@ -65,16 +47,7 @@ func TestStrictRedirectWrites(t *testing.T) {
 			if bash != "" {
 				checkBashWrites(t, bash, c.cmd, c.writes)
 			}
-			call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
-			for i, e := range strict {
-				d, err := e.Decide(context.Background(), call)
-				if err != nil || d.Action != c.want {
-					t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, c.want)
-				}
-			}
-			if d, err := plain.Decide(context.Background(), call); err != nil || d.Action != "allow" {
-				t.Errorf("without strict mode: %s (%s, %v); want the spec's allow", d.Action, d.Matched, err)
-			}
+			engines.check(t, c.cmd, c.want, "allow")
 		})
 	}
 }

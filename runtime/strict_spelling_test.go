@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )
 
@@ -23,18 +21,7 @@ import (
 // Without strict mode the spec's decision stands (R15: only ~, $HOME and
 // ${HOME} are expanded), which the rows record too.
 func TestStrictOtherSpellings(t *testing.T) {
-	src, err := fs.ReadFile(policies.FS, "default.jsonc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	strictPolicy := string(src)
-	plainPolicy := strings.Replace(strictPolicy, `"strict": true`, `"strict": false`, 1)
-	fsys := facts.MapFS{"/home/u/repo/.env": "file", "/home/u/repo/build/x.o": "file"}
-	strict := []*runtime.Engine{
-		newEngine(t, strictPolicy, runtime.WithFS(fsys)),
-		newEngine(t, strictPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
-	}
-	plain := newEngine(t, plainPolicy, runtime.WithFS(fsys))
+	engines := newDefaultEngines(t, facts.MapFS{"/home/u/repo/.env": "file", "/home/u/repo/build/x.o": "file"})
 	bash, _ := exec.LookPath("bash")
 
 	secret := func(dir, out string) bool { return strings.Contains(out, "SECRET") }
@@ -86,15 +73,7 @@ func TestStrictOtherSpellings(t *testing.T) {
 					t.Fatalf("bash -c %q does not do what the row says (%s): %s", c.cmd, c.does, out)
 				}
 			}
-			call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
-			for i, e := range strict {
-				if d, err := e.Decide(context.Background(), call); err != nil || d.Action != c.want {
-					t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, c.want)
-				}
-			}
-			if d, err := plain.Decide(context.Background(), call); err != nil || d.Action != c.plain {
-				t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, c.plain)
-			}
+			engines.check(t, c.cmd, c.want, c.plain)
 		})
 	}
 }

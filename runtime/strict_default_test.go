@@ -1,0 +1,55 @@
+package runtime_test
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// defaultEngines are the bundled default policy (strict on) on the Go fast
+// path and in pure Rego, and the same policy with strict off: the strict
+// tables decide each row with all three.
+type defaultEngines struct {
+	strict []*runtime.Engine
+	plain  *runtime.Engine
+}
+
+func newDefaultEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
+	t.Helper()
+	src, err := fs.ReadFile(policies.FS, "default.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	strictPolicy := string(src)
+	plainPolicy := strings.Replace(strictPolicy, `"strict": true`, `"strict": false`, 1)
+	if plainPolicy == strictPolicy {
+		t.Fatal(`the default policy no longer says "strict": true; update the strict tables`)
+	}
+	return defaultEngines{
+		strict: []*runtime.Engine{
+			newEngine(t, strictPolicy, runtime.WithFS(fsys)),
+			newEngine(t, strictPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
+		},
+		plain: newEngine(t, plainPolicy, runtime.WithFS(fsys)),
+	}
+}
+
+// check decides a bash command: want with strict mode (fast and pure
+// alike), plain without it.
+func (e defaultEngines) check(t *testing.T, cmd, want, plain string) {
+	t.Helper()
+	call := facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
+	for i, eng := range e.strict {
+		if d, err := eng.Decide(context.Background(), call); err != nil || d.Action != want {
+			t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, want)
+		}
+	}
+	if d, err := e.plain.Decide(context.Background(), call); err != nil || d.Action != plain {
+		t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, plain)
+	}
+}
