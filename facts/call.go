@@ -93,6 +93,11 @@ type Check struct {
 	// marks a check only strict mode decides (docs/strict.md).
 	Strict     string `json:"strict,omitempty"`
 	StrictOnly bool   `json:"strict_only,omitempty"`
+	// SpecOnly marks a check strict mode replaces by better-understood
+	// ones: a word the spec's token rules read as a path that the
+	// program's argument model says is a pattern or a string (grep's
+	// pattern, find -name's glob). Only a policy without strict decides it.
+	SpecOnly bool `json:"spec_only,omitempty"`
 }
 
 // Build extracts the facts of one call. It never decides: every check it

@@ -154,11 +154,11 @@ type flagMember struct {
 // one list both the input document (inputValue) and the decision cache's
 // key (inputKey) are built from. Fixed-size arrays keep it free of
 // allocations on the hot path.
-func checkMembers(c *facts.Check) ([7]stringMember, [3]flagMember) {
+func checkMembers(c *facts.Check) ([7]stringMember, [4]flagMember) {
 	return [7]stringMember{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
 			{"strict", c.Strict}, {"malformed", c.Malformed},
-		}, [3]flagMember{
-			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly},
+		}, [4]flagMember{
+			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly}, {"spec_only", c.SpecOnly},
 		}
 }

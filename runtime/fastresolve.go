@@ -33,7 +33,7 @@ type outcome struct {
 
 // outcome is checks.outcome: unit_floor(layered(…)); ok is false for null.
 func (r *resolver) outcome(i int, c ast.Object) (o outcome, ok bool, err error) {
-	if !r.strict && getBool(c, "strict_only") {
+	if (!r.strict && getBool(c, "strict_only")) || (r.strict && getBool(c, "spec_only")) {
 		return outcome{}, false, nil
 	}
 	action, rule, layer, err := r.layered(i, c)

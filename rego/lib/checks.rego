@@ -23,7 +23,8 @@ wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indire
 # "top": the index of the most restrictive outcome, the first on a tie}.
 # ctx holds the layers' matchers by surface ("session", "agent", "policy"),
 # the fallbacks ("agent_fallback", "policy_fallback", null when absent) and
-# "strict": a check marked strict_only has no outcome without it.
+# "strict": a check marked strict_only has no outcome without it, one
+# marked spec_only none with it.
 # top is undefined when no check has an outcome.
 resolve(checks, ctx) := {"outcomes": os, "top": top} if {
 	os := [o |
@@ -42,6 +43,11 @@ pick_index(os) := i if {
 outcome(i, c, ctx) := null if {
 	c.strict_only
 	not ctx.strict
+} else := null if {
+	# A word the program's argument model reads as a pattern or a string:
+	# strict mode decides the roles instead (docs/strict.md).
+	c.spec_only
+	ctx.strict
 } else := unit_floor(c, layered(i, c, ctx), ctx) if {
 	layered(i, c, ctx)
 } else := {"action": "ask", "rule": {"pattern": "<strict-floor>", "pos": "-", "reason": c.strict}, "layer": "floor", "i": i} if {
