@@ -155,3 +155,40 @@ test_malformed_input_deny_stands if {
 	d.action == "deny"
 	d.matched == "*"
 }
+
+# grep's pattern ".env": the spec's token rules read it as a path
+# (spec_only); strict mode's argument model reads it as a pattern and
+# gates the file grep reads instead (strict_only).
+grep_pattern := {
+	"tool": "bash",
+	"unregistered": false,
+	"checks": [
+		{"surface": "bash", "value": "grep .env notes", "forms": [["grep .env notes"]]},
+		{"surface": "path", "value": ".env", "forms": [[".env"]], "spec_only": true},
+		{"surface": "path", "value": "notes", "forms": [["notes"]], "strict_only": true},
+	],
+	"session": {"approvals": {}},
+}
+
+spec_only_policy(strict) := {
+	"strict": strict,
+	"surfaces": {"bash": catch_all("allow"), "path": {
+		"rules": [{"pattern": ".env", "action": "deny", "pos": "t:3:1"}, {"pattern": "notes", "action": "ask", "pos": "t:4:1"}],
+		"exact": {".env": [0], "notes": [1]}, "prefix": {}, "prefix_lens": [],
+		"suffix": {}, "suffix_lens": [], "glob": {}, "glob_lens": [],
+	}},
+}
+
+test_spec_only_check_decides_without_strict if {
+	d := permission.decision with input as grep_pattern
+		with data.regate.rules.policy as spec_only_policy(false)
+	d.action == "deny"
+	d.matched == ".env"
+}
+
+test_strict_skips_spec_only_and_decides_strict_only if {
+	d := permission.decision with input as grep_pattern
+		with data.regate.rules.policy as spec_only_policy(true)
+	d.action == "ask"
+	d.matched == "notes"
+}
