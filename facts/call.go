@@ -135,6 +135,7 @@ func Build(call Call, env Env) *Input {
 		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
 	default:
 		in.Checks = append(in.Checks, env.pathToolChecks(call.Tool, args, cwd)...)
+		env.markExecConfigWrite(call.Tool, in.Checks)
 		if call.Tool == "grep" {
 			base := "."
 			if p, ok := args["path"].(string); ok && p != "" {
