@@ -26,7 +26,8 @@ import (
 // without --hidden, -u, --no-ignore: Role "tree-visible") is walked the same
 // way without the hidden names below the folder and, inside a git
 // repository, without what the .gitignore files in the tree ignore
-// (gitignore.go; what regate does not understand counts as read).
+// (gitignore.go; what regate does not understand counts as read, and a
+// .ignore or .rgignore file, which may re-include, turns that off).
 //
 // The walk is bounded as a search filter's is (filter.go): past
 // maxTreeEntries entries it stops, and a strict check on the folder asks
@@ -108,7 +109,7 @@ func (w *treeWalk) walk(root, dir string) error {
 	if !ok {
 		return errors.New("the file system cannot list directories")
 	}
-	honourIgnores := w.visibleOnly && w.env.inGitRepository(root)
+	honourIgnores := w.visibleOnly && w.env.honoursGitignore(root)
 	entries := 0
 	queue := []treeDir{{}}
 	for len(queue) > 0 {
@@ -180,10 +181,16 @@ func ignored(files []ignoreFile, rel string, isDir bool) bool {
 }
 
 // withGitignore adds the .gitignore of the folder rel (whose entries are
-// ents) to the files that apply in it; one that negates turns them all off.
+// ents) to the files that apply in it; one that negates turns them all off,
+// and so does a .ignore or .rgignore, which ripgrep reads with precedence
+// over .gitignore files and regate does not (a "!" line there re-includes
+// what a .gitignore ignores).
 func (e *Env) withGitignore(files []ignoreFile, root, rel string, ents []dirent) []ignoreFile {
 	has := false
 	for _, ent := range ents {
+		if rgIgnoreFiles[ent.name] {
+			return nil
+		}
 		has = has || ent.name == ".gitignore"
 	}
 	if !has {
@@ -209,15 +216,28 @@ func (e *Env) withGitignore(files []ignoreFile, root, rel string, ents []dirent)
 	return append(out, ignoreFile{base: rel, rules: rules})
 }
 
-// inGitRepository reports whether the folder p or one above it holds a
-// .git: ripgrep honours .gitignore files only inside a git repository.
-func (e *Env) inGitRepository(p string) bool {
+// rgIgnoreFiles are the ignore files ripgrep reads beside .gitignore, in
+// every folder and those above the one searched, before .gitignore files.
+var rgIgnoreFiles = map[string]bool{".ignore": true, ".rgignore": true}
+
+// honoursGitignore reports whether a visible-only walk of the folder p may
+// skip what .gitignore files ignore: p or a folder above it holds a .git
+// (ripgrep honours .gitignore files only inside a git repository), and none
+// of them holds a .ignore or .rgignore (whose "!" lines, which apply below
+// them, would re-include what a .gitignore ignores).
+func (e *Env) honoursGitignore(p string) bool {
+	repo := false
 	for {
+		for name := range rgIgnoreFiles {
+			if _, err := e.fs().Lstat(path.Join(p, name)); err == nil {
+				return false
+			}
+		}
 		if _, err := e.fs().Lstat(path.Join(p, ".git")); err == nil {
-			return true
+			repo = true
 		}
 		if p == "/" || p == "." || p == "" {
-			return false
+			return repo
 		}
 		p = path.Dir(p)
 	}

@@ -42,6 +42,15 @@ var treeProject = MapFS{
 	"/home/u/unknown/secret.pem":            "file",
 	"/home/u/unknown/one/deep/two.pem":      "file",
 	"/home/u/repo/src/nested/.gitignore":    "file:*.go\n",
+	"/home/u/rgign/.git/HEAD":               "file",
+	"/home/u/rgign/.gitignore":              "file:*.pem\n",
+	"/home/u/rgign/key.pem":                 "file",
+	"/home/u/rgign/sub/.ignore":             "file:!*.pem\n",
+	"/home/u/rgign/sub/key.pem":             "file",
+	"/home/u/rgup/.rgignore":                "file:!*.pem\n",
+	"/home/u/rgup/repo/.git/HEAD":           "file",
+	"/home/u/rgup/repo/.gitignore":          "file:*.pem\n",
+	"/home/u/rgup/repo/key.pem":             "file",
 	"/home/u/repo/src/nested/b.go":          "file",
 	"/home/u/repo/src/nested/deeper/c.go":   "file",
 	"/home/u/repo/src/nested/deeper/c.txt":  "file",
@@ -86,6 +95,11 @@ func TestTreeChecks(t *testing.T) {
 		// A negation below turns every ignore rule off there: sub/keep.pem
 		// is read; other/ keeps the root's *.pem.
 		{"/home/u/negated", TreeVisibleRole, "", []string{"/home/u/negated/other", "/home/u/negated/sub", "/home/u/negated/sub/keep.pem"}},
+		// ripgrep's own ignore files, in the tree or above it, may
+		// re-include what a .gitignore ignores: the .gitignore files are
+		// not honoured there.
+		{"/home/u/rgign", TreeVisibleRole, "", []string{"/home/u/rgign/sub", "/home/u/rgign/sub/key.pem"}},
+		{"/home/u/rgup/repo", TreeVisibleRole, "", []string{"/home/u/rgup/repo/key.pem"}},
 		// Lines regate does not understand ignore nothing.
 		{"/home/u/unknown", TreeVisibleRole, "", []string{
 			"/home/u/unknown/one", "/home/u/unknown/secret.pem", "/home/u/unknown/one/deep", "/home/u/unknown/one/deep/two.pem"}},
