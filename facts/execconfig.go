@@ -190,13 +190,51 @@ var execConfigs = [...]execConfig{
 	{atRoot, "usr/local/sbin/**", pathRuns},
 }
 
-// execConfigParts are the entries' patterns split into components, once.
-var execConfigParts = func() [len(execConfigs)][]string {
-	var out [len(execConfigs)][]string
-	for i, x := range execConfigs {
-		out[i] = splitPath(x.pattern)
+// execPattern is an entry's pattern compiled once: its components, and
+// which of them are globs (the others are compared as strings).
+type execPattern struct {
+	parts []string
+	glob  []bool
+}
+
+// execIndex is the list compiled once, so that a write, which every
+// redirect is, costs a map lookup and a few comparisons: the anywhere
+// entries by their last component when it is a name, the others to scan,
+// and the home files without a glob by their name without a leading dot
+// (linkedHomeFile).
+type execIndex struct {
+	patterns       [len(execConfigs)]execPattern
+	byLast         map[string][]int
+	scan           []int
+	home, root     []int
+	homeFileByName map[string][]int
+}
+
+var execConfigIndex = func() *execIndex {
+	x := &execIndex{byLast: map[string][]int{}, homeFileByName: map[string][]int{}}
+	for i, c := range execConfigs {
+		p := execPattern{parts: splitPath(c.pattern)}
+		for _, part := range p.parts {
+			p.glob = append(p.glob, strings.ContainsAny(part, "*?["))
+		}
+		x.patterns[i] = p
+		last := len(p.parts) - 1
+		switch {
+		case c.place == anywhere && !p.glob[last] && p.parts[last] != "**":
+			x.byLast[p.parts[last]] = append(x.byLast[p.parts[last]], i)
+		case c.place == anywhere:
+			x.scan = append(x.scan, i)
+		case c.place == inHome:
+			x.home = append(x.home, i)
+			if !strings.ContainsAny(c.pattern, "*?[") {
+				name := strings.TrimPrefix(p.parts[last], ".")
+				x.homeFileByName[name] = append(x.homeFileByName[name], i)
+			}
+		default:
+			x.root = append(x.root, i)
+		}
 	}
-	return out
+	return x
 }()
 
 // execConfigReason is the strict reason of a write to the path whose check
@@ -217,31 +255,47 @@ func (e *Env) execConfigReason(c Check) string {
 func (e *Env) execConfigOf(spelling, home string) (string, bool) {
 	lower := strings.ToLower(spelling)
 	comps := splitPath(lower)
-	abs := path.IsAbs(lower)
-	var below []string // the components below the home, when inside it
-	if rest, ok := strings.CutPrefix(lower, home+"/"); ok && abs && e.Home != "" {
-		below = splitPath(rest)
+	if len(comps) == 0 {
+		return "", false
 	}
-	for i := range execConfigs {
-		x, pat := &execConfigs[i], execConfigParts[i]
-		switch {
-		case x.place == anywhere:
-			for start := range comps {
-				if matchComponents(pat, comps[start:]) {
-					return x.runs, true
-				}
+	idx := execConfigIndex
+	for _, i := range idx.byLast[comps[len(comps)-1]] {
+		// Without "**" a pattern can only be the path's last components.
+		if start := len(comps) - len(idx.patterns[i].parts); start >= 0 && matchComponents(&idx.patterns[i], comps[start:]) {
+			return execConfigs[i].runs, true
+		}
+	}
+	for _, i := range idx.scan {
+		pat := &idx.patterns[i]
+		if pat.parts[len(pat.parts)-1] != "**" {
+			if start := len(comps) - len(pat.parts); start >= 0 && matchComponents(pat, comps[start:]) {
+				return execConfigs[i].runs, true
 			}
-		case x.place == inHome && below != nil:
-			if matchComponents(pat, below) {
-				return x.runs, true
-			}
-		case x.place == atRoot && abs:
-			if matchComponents(pat, comps) {
-				return x.runs, true
+			continue
+		}
+		for start := range comps {
+			if matchComponents(pat, comps[start:]) {
+				return execConfigs[i].runs, true
 			}
 		}
 	}
-	if abs && e.Home != "" {
+	if !path.IsAbs(lower) {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(lower, home+"/"); ok && e.Home != "" {
+		below := splitPath(rest)
+		for _, i := range idx.home {
+			if matchComponents(&idx.patterns[i], below) {
+				return execConfigs[i].runs, true
+			}
+		}
+	}
+	for _, i := range idx.root {
+		if matchComponents(&idx.patterns[i], comps) {
+			return execConfigs[i].runs, true
+		}
+	}
+	if e.Home != "" {
 		return e.linkedHomeFile(spelling)
 	}
 	return "", false
@@ -249,19 +303,23 @@ func (e *Env) execConfigOf(spelling, home string) (string, bool) {
 
 // matchComponents reports whether the pattern's components match comps
 // exactly, a last "**" matching any number of them (none included).
-func matchComponents(pat, comps []string) bool {
-	for i, p := range pat {
-		if p == "**" && i == len(pat)-1 {
+func matchComponents(pat *execPattern, comps []string) bool {
+	for i, p := range pat.parts {
+		if p == "**" && i == len(pat.parts)-1 {
 			return true
 		}
 		if i >= len(comps) {
 			return false
 		}
-		if ok, _ := path.Match(p, comps[i]); !ok {
+		if !pat.glob[i] {
+			if p != comps[i] {
+				return false
+			}
+		} else if ok, _ := path.Match(p, comps[i]); !ok {
 			return false
 		}
 	}
-	return len(pat) == len(comps)
+	return len(pat.parts) == len(comps)
 }
 
 // linkedHomeFile matches a written path against the home files of the list
@@ -272,18 +330,11 @@ func matchComponents(pat, comps []string) bool {
 // costs no system call.
 func (e *Env) linkedHomeFile(written string) (string, bool) {
 	name := strings.TrimPrefix(strings.ToLower(path.Base(written)), ".")
-	for i := range execConfigs {
-		x := &execConfigs[i]
-		if x.place != inHome || strings.ContainsAny(x.pattern, "*?[") {
-			continue
-		}
-		if strings.TrimPrefix(path.Base(x.pattern), ".") != name {
-			continue
-		}
-		entry := path.Join(e.Home, x.pattern)
+	for _, i := range execConfigIndex.homeFileByName[name] {
+		entry := path.Join(e.Home, execConfigs[i].pattern)
 		target, err := Canonical(e.fs(), entry)
 		if err == nil && target != entry && strings.EqualFold(target, written) {
-			return x.runs, true
+			return execConfigs[i].runs, true
 		}
 	}
 	return "", false
