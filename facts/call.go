@@ -98,6 +98,10 @@ type Check struct {
 	// program's argument model says is a pattern or a string (grep's
 	// pattern, find -name's glob). Only a policy without strict decides it.
 	SpecOnly bool `json:"spec_only,omitempty"`
+	// Within is the folder a recursive read names, on the check whose forms
+	// are the paths found inside it (tree.go): a deny among them asks
+	// instead, since the person named the folder, not the file.
+	Within string `json:"within,omitempty"`
 }
 
 // Build extracts the facts of one call. It never decides: every check it
@@ -135,6 +139,7 @@ func Build(call Call, env Env) *Input {
 		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
 	default:
 		in.Checks = append(in.Checks, env.pathToolChecks(call.Tool, args, cwd)...)
+		env.markExecConfigWrite(call.Tool, in.Checks)
 		if call.Tool == "grep" {
 			base := "."
 			if p, ok := args["path"].(string); ok && p != "" {

@@ -40,6 +40,14 @@
 // workdir is gated as a path. Any other tool is gated on its own surface,
 // and on input.path when it has one.
 //
+// # Strict facts
+//
+// Checks marked strict_only count only under a policy's "strict"
+// (docs/strict.md). Among them: a write to a file that configures
+// execution (execconfig.go) carries a strict reason on its write and edit
+// checks; the paths a recursive read of a folder reaches (tree.go) are one
+// check whose "within" names the folder, a deny among them asking instead.
+//
 // # Malformed input
 //
 // A path-bearing argument regate cannot read as a path (a file tool's path

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -198,10 +199,11 @@ func filterMatches(globs []*glob.Pattern, rel, name string, anywhere bool) bool 
 }
 
 // dirent is one entry of a folder: its name, and whether it is a folder
-// itself (not a link to one).
+// itself (not a link to one) or a symbolic link.
 type dirent struct {
 	name string
 	dir  bool
+	link bool
 }
 
 // dirLister returns how to list a folder with its entries' kinds: the host's
@@ -214,7 +216,7 @@ func (e *Env) dirLister() (func(string) ([]dirent, error), bool) {
 			es, err := os.ReadDir(name)
 			out := make([]dirent, len(es))
 			for i, d := range es {
-				out[i] = dirent{name: d.Name(), dir: d.IsDir()}
+				out[i] = dirent{name: d.Name(), dir: d.IsDir(), link: d.Type()&fs.ModeSymlink != 0}
 			}
 			return out, err
 		}, true
@@ -228,7 +230,7 @@ func (e *Env) dirLister() (func(string) ([]dirent, error), bool) {
 		out := make([]dirent, len(names))
 		for i, n := range names {
 			mode, lerr := fsys.Lstat(path.Join(name, n))
-			out[i] = dirent{name: n, dir: lerr == nil && mode.IsDir()}
+			out[i] = dirent{name: n, dir: lerr == nil && mode.IsDir(), link: lerr == nil && mode&fs.ModeSymlink != 0}
 		}
 		return out, err
 	}, true

@@ -127,7 +127,7 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 	c, f, ok := e.tokenCheck(t, base)
 	if ok {
 		out = append(out, c)
-		out = appendWriteChecks(out, c, t.Writes)
+		out = e.appendWriteChecks(out, c, t.Writes)
 		if user, isUser := otherHome(t.Value); isUser {
 			// The spec reads ~user as a relative path (R15); bash reads
 			// it as that account's home, which regate does not resolve.
@@ -175,11 +175,13 @@ func (e *Env) absolute(p, base string) string {
 // appendWriteChecks adds, for a redirect that writes its target, the same
 // path on the write surface (and, for an append, the edit surface), so that
 // `cat x > f` meets the rules the write tool meets for f. Strict mode alone
-// decides them: the spec gates a redirect target as a path only (R7).
-func appendWriteChecks(out []Check, c Check, writes string) []Check {
+// decides them: the spec gates a redirect target as a path only (R7). A
+// file that configures execution gives them a strict reason (execconfig.go).
+func (e *Env) appendWriteChecks(out []Check, c Check, writes string) []Check {
 	if writes == "" {
 		return out
 	}
+	why := e.execConfigReason(c)
 	surfaces := []string{"write"}
 	if writes == bashfacts.WriteAppend {
 		surfaces = append(surfaces, "edit")
@@ -187,6 +189,9 @@ func appendWriteChecks(out []Check, c Check, writes string) []Check {
 	for _, s := range surfaces {
 		w := c
 		w.Surface, w.StrictOnly, w.Bare = s, true, false
+		if why != "" {
+			w.Strict = why
+		}
 		out = append(out, w)
 	}
 	return out

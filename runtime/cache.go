@@ -154,10 +154,10 @@ type flagMember struct {
 // one list both the input document (inputValue) and the decision cache's
 // key (inputKey) are built from. Fixed-size arrays keep it free of
 // allocations on the hot path.
-func checkMembers(c *facts.Check) ([7]stringMember, [4]flagMember) {
-	return [7]stringMember{
+func checkMembers(c *facts.Check) ([8]stringMember, [4]flagMember) {
+	return [8]stringMember{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
-			{"strict", c.Strict}, {"malformed", c.Malformed},
+			{"strict", c.Strict}, {"malformed", c.Malformed}, {"within", c.Within},
 		}, [4]flagMember{
 			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly}, {"spec_only", c.SpecOnly},
 		}

@@ -358,8 +358,9 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 			}
 			forms[j] = b.term(ast.NewArray(vals...))
 		}
-		// NewObject copies its items, so one scratch array serves every check.
-		var kv [13][2]*ast.Term
+		// NewObject copies its items, so one scratch array serves every check;
+		// it holds surface, value, forms and every member checkMembers lists.
+		var kv [3 + 8 + 4][2]*ast.Term
 		n := 0
 		add := func(key string, value *ast.Term) {
 			kv[n] = ast.Item(term(key), value)

@@ -6,7 +6,8 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // which it follows step for step: for each check the first layer with a
 // matching rule per spelling group (a bare name's catch-all skipped), the
 // most restrictive group, the error outcome, the fallback (none for the path
-// surface), and the malformed, wrapper, unparseable and strict floors. It exists because OPA
+// surface), the malformed, wrapper, unparseable and strict floors, and the
+// cap of a recursive read's paths at ask. It exists because OPA
 // spends microseconds per Rego expression and a bash call has about ten
 // checks; TestAgreement and TestFastPathAgreesOnWorkload hold it to the
 // Rego.
@@ -51,7 +52,24 @@ func (r *resolver) outcome(i int, c ast.Object) (o outcome, ok bool, err error) 
 		}
 		return outcome{}, false, nil
 	}
-	return unitFloor(i, c, action, rule, layer, r.strict), true, nil
+	return withinCap(c, unitFloor(i, c, action, rule, layer, r.strict)), true, nil
+}
+
+// withinCap is checks.within_cap: a deny of a path a recursive read of a
+// folder reaches asks, with the deny's rule and a reason naming the folder,
+// and yolo does not approve it.
+func withinCap(c ast.Object, o outcome) outcome {
+	folder, ok := get(c, "within").(ast.String)
+	if !ok || o.action != "deny" {
+		return o
+	}
+	why := "reading the folder " + string(folder) + " reaches a path this rule denies"
+	if reason := getString(o.rule, "reason"); reason != "" {
+		why += ": " + reason
+	}
+	rule := o.rule.Copy()
+	rule.Insert(term("reason"), ast.StringTerm(why))
+	return outcome{action: "ask", rule: rule, layer: o.layer, i: o.i, fault: true}
 }
 
 // layered is checks.layered: the most restrictive spelling group, the error

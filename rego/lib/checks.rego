@@ -24,7 +24,8 @@ wrapper_sentinels := {"opaque": "<opaque-bash-wrapper>", "indirection": "<indire
 # ctx holds the layers' matchers by surface ("session", "agent", "policy"),
 # the fallbacks ("agent_fallback", "policy_fallback", null when absent) and
 # "strict": a check marked strict_only has no outcome without it, one
-# marked spec_only none with it.
+# marked spec_only none with it; a deny of a check marked within (the paths
+# a recursive read reaches) is capped at ask.
 # top is undefined when no check has an outcome.
 resolve(checks, ctx) := {"outcomes": os, "top": top} if {
 	os := [o |
@@ -48,7 +49,7 @@ outcome(i, c, ctx) := null if {
 	# strict mode decides the roles instead (docs/strict.md).
 	c.spec_only
 	ctx.strict
-} else := unit_floor(c, layered(i, c, ctx), ctx) if {
+} else := within_cap(c, unit_floor(c, layered(i, c, ctx), ctx)) if {
 	layered(i, c, ctx)
 } else := {"action": "ask", "rule": {"pattern": "<strict-floor>", "pos": "-", "reason": c.strict}, "layer": "floor", "i": i} if {
 	# A strict reason on a path no rule matched still asks.
@@ -128,6 +129,20 @@ unit_floor(c, o, ctx) := {"action": "ask", "rule": {"pattern": "<malformed-input
 	o.action == "allow"
 	o.layer != "session"
 } else := o
+
+# within_cap: the paths a recursive read of a folder reaches (facts'
+# within, strict-only) ask where a rule denies one of them: the person named
+# the folder, not the file, and decides (docs/strict.md). The ask keeps the
+# rule that denied, with a reason naming the folder; yolo does not approve
+# it (fault), since yolo never lifts a deny.
+within_cap(c, o) := {"action": "ask", "rule": object.union(o.rule, {"reason": within_reason(c, o.rule)}), "layer": o.layer, "i": o.i, "fault": true} if {
+	c.within
+	o.action == "deny"
+} else := o
+
+within_reason(c, r) := sprintf("reading the folder %s reaches a path this rule denies: %s", [c.within, r.reason]) if {
+	object.get(r, "reason", "") != ""
+} else := sprintf("reading the folder %s reaches a path this rule denies", [c.within])
 
 # pick is the most restrictive outcome, the first in order on a tie.
 pick(os) := os[0] if {
