@@ -125,9 +125,22 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []Check {
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
+	if t.SpecOnly {
+		// The program's model reads the word as a pattern or a string:
+		// the spec's path check alone, for a policy without strict mode.
+		if ok {
+			c.SpecOnly = true
+			out = append(out, c)
+		}
+		return out
+	}
+	if !ok {
+		c, ok = e.absentTargetCheck(t, base)
+	}
 	if ok {
 		out = append(out, c)
 		out = appendWriteChecks(out, c, t.Writes)
+		out = appendRoleChecks(out, c, t.Role)
 		if user, isUser := otherHome(t.Value); isUser {
 			// The spec reads ~user as a relative path (R15); bash reads
 			// it as that account's home, which regate does not resolve.

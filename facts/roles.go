@@ -1,0 +1,62 @@
+package facts
+
+import (
+	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/bashfacts/argmodel"
+)
+
+// Roles (docs/strict.md, "Argument models"): a path token whose program's
+// argument model says what the program does with it is decided on that
+// role's surface too, as the file tools are: read on "read", a write on
+// "write", an in-place edit or an append on "write" and "edit" (through
+// appendWriteChecks, as a redirect), a folder read recursively on "read".
+// A listed or examined path (ls, stat) stays on the path surface alone.
+// These checks are StrictOnly: without strict mode the spec's reading
+// stands.
+
+// appendRoleChecks adds the strict-only checks of a token's role after its
+// path check c.
+func appendRoleChecks(out []Check, c Check, role string) []Check {
+	switch role {
+	case argmodel.Read:
+		return append(out, roleCheck(c, "read"))
+	case argmodel.Tree:
+		// TODO(treeChecks): a folder read recursively reads every file
+		// under it; another part builds the walk of the folder's files
+		// (issue 19, point 7). Until it is wired, the folder itself is
+		// decided on the read surface.
+		return append(out, roleCheck(c, "read"))
+	case argmodel.Write:
+		return appendWriteChecks(out, c, bashfacts.WriteCreate)
+	case argmodel.Edit:
+		return appendWriteChecks(out, c, bashfacts.WriteAppend)
+	}
+	return out
+}
+
+// roleCheck is c on another surface, decided by strict mode alone; the
+// catch-all decides it as it decides the same file tool's call.
+func roleCheck(c Check, surface string) Check {
+	r := c
+	r.Surface, r.StrictOnly, r.Bare = surface, true, false
+	return r
+}
+
+// absentTargetCheck is the path check of a bare name a program writes or
+// edits that does not exist yet (tee out.lock, cp README x.lock): the spec
+// gates a bare name only when it exists, but a write creates it. It stays
+// bare (only a rule that names it decides it on the path surface) and is
+// strict-only; its write and edit checks follow from its role.
+func (e *Env) absentTargetCheck(t bashfacts.Token, base string) (Check, bool) {
+	if !t.Bare || (t.Role != argmodel.Write && t.Role != argmodel.Edit) {
+		return Check{}, false
+	}
+	named := t
+	named.Bare = false
+	c, _, ok := e.tokenCheck(named, base)
+	if !ok {
+		return Check{}, false
+	}
+	c.Bare, c.StrictOnly = true, true
+	return c, true
+}
