@@ -190,7 +190,7 @@ func (m *modelRead) find(i int, v string) int {
 
 // addMissing adds, as StrictOnly tokens with their role, the paths the
 // model reads that the spec's rules did not take (grep --regex=x .env,
-// grep ” .env, tee pnpm.lock, sort -o out), and the operands the program
+// grep "" .env, tee pnpm.lock, sort -o out), and the operands the program
 // uses when none is given (grep -r searches "."), placed at the program.
 func (m *modelRead) addMissing(program *syntax.Word) {
 	w := m.w
