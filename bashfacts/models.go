@@ -26,27 +26,34 @@ type modelRead struct {
 	sc    scope
 }
 
-// readModel parses a unit's argument words by its program's model; nil
-// when the program has none. A literal word with braces is given to the
-// model as the words bash makes of it.
-func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string, sc scope) *modelRead {
+// readModel parses a unit's argument words by its program's model; its
+// result is not Known when the program has none. A literal word with
+// braces is given to the model as the words bash makes of it. The
+// arguments live in the walker's buffer, reused by the next unit: the
+// read is done with once the unit's tokens are added.
+func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string, sc scope) modelRead {
 	if !argmodel.Has(prog) {
-		return nil
+		return modelRead{}
 	}
-	args := make([]argmodel.Arg, 0, len(argWords))
+	if w.argBuf == nil {
+		w.argBuf = w.argArr[:0]
+	}
+	args := w.argBuf[:0]
 	var src []int
 	for i, word := range argWords {
 		t := texts[i]
-		if v, ok := w.homeForm(word); ok {
-			args = append(args, argmodel.Arg{Text: v})
-			continue
-		}
-		if v, ok := w.pwdForm(word); ok {
-			args = append(args, argmodel.Arg{Text: v})
-			continue
-		}
 		if !staticWord(word) && dynamicWord(word) {
-			args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word)})
+			// $HOME/… and $PWD/… name known places: literal to the model.
+			if v, ok := w.homeForm(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
+			} else if v, ok := w.pwdForm(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
+			} else {
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word)})
+			}
+			if src != nil {
+				src = append(src, i)
+			}
 			continue
 		}
 		if strings.Contains(t, "{") {
@@ -69,7 +76,8 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 			src = append(src, i)
 		}
 	}
-	return &modelRead{w: w, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
+	w.argBuf = args
+	return modelRead{w: w, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
 }
 
 // globWord reports an unquoted glob in a word whose text is t.
@@ -139,7 +147,7 @@ func opensOpen(word *syntax.Word) bool {
 // strictReason joins a model's problem to a unit's strict reason.
 func (m *modelRead) strictReason(reason string) string {
 	switch {
-	case m == nil || m.res.Problem == "":
+	case m.res.Problem == "":
 		return reason
 	case reason == "":
 		return m.res.Problem

@@ -174,8 +174,8 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)
 	}
-	w.argTokens(prog, argWords, consumed, sc, model)
-	if model != nil {
+	w.argTokens(prog, argWords, consumed, sc, &model)
+	if model.res.Known {
 		model.addMissing(words[0])
 	}
 	for _, f := range nested {

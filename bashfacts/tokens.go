@@ -40,7 +40,7 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 		}
 		before := len(w.out.Tokens)
 		w.argWord(prog, word, &st, sc)
-		if m != nil {
+		if m.res.Known {
 			m.roles(w.out.Tokens[before:], i)
 		}
 	}

@@ -60,3 +60,18 @@ func (e *Env) absentTargetCheck(t bashfacts.Token, base string) (Check, bool) {
 	c.Bare, c.StrictOnly = true, true
 	return c, true
 }
+
+// roleChecksOf counts the role checks tokens add, so that the checks are
+// allocated once.
+func roleChecksOf(tokens []bashfacts.Token) int {
+	n := 0
+	for i := range tokens {
+		switch tokens[i].Role {
+		case argmodel.Read, argmodel.Tree, argmodel.Write:
+			n++
+		case argmodel.Edit:
+			n += 2
+		}
+	}
+	return n
+}

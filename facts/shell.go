@@ -58,7 +58,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		// Empty, blank or comment-only: the whole text is the unit (R8).
 		units = []bashfacts.Unit{{Text: whole}}
 	}
-	checks = slices.Grow(checks, len(units)+len(tokens))
+	checks = slices.Grow(checks, len(units)+len(tokens)+roleChecksOf(tokens))
 	// Each unit's one form is its text: the forms of all units share two
 	// blocks, which spares two allocations a unit.
 	texts := make([]string, len(units))

@@ -67,14 +67,13 @@ func Parse(program string, args []Arg) Result {
 	if p == nil {
 		return Result{}
 	}
-	r := Result{Known: true, Words: make([]Word, len(args))}
-	ps := parser{r: &r}
+	ps := parser{r: Result{Known: true, Words: make([]Word, len(args))}}
 	ps.program(p, args, 0)
-	return r
+	return ps.r
 }
 
 type parser struct {
-	r *Result
+	r Result
 	// modes are the modes the options read so far turned on.
 	modes []string
 }
