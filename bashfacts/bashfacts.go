@@ -123,6 +123,16 @@ type Token struct {
 	// decides such a target on the write (and, appending, edit) surface as
 	// well as the path surface.
 	Writes string `json:"writes,omitempty"`
+	// Role is what the program does with the path, as its argument model
+	// reads the command (argmodel.Read, Write, Edit, List, Tree); "" for
+	// a program without a model. Strict mode decides the path on the
+	// role's surface as well (read, write, edit).
+	Role string `json:"role,omitempty"`
+	// SpecOnly marks a word the spec's token rules take for a path that
+	// the program's argument model reads as a pattern, a string, a value
+	// or a URL (grep's --exclude=.env, echo .env): only a policy without
+	// strict mode gates it.
+	SpecOnly bool `json:"spec_only,omitempty"`
 }
 
 // Ways a redirect writes its target (Token.Writes).

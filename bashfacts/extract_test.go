@@ -41,6 +41,12 @@ func summarize(f *Facts, err error) string {
 		if t.StrictOnly {
 			b.WriteString(" strict-only")
 		}
+		if t.Role != "" {
+			fmt.Fprintf(&b, " role=%s", t.Role)
+		}
+		if t.SpecOnly {
+			b.WriteString(" spec-only")
+		}
 		if t.Dir.Unknown {
 			b.WriteString(" dir=unknown")
 		} else if t.Dir.Path != "" {

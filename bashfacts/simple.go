@@ -158,6 +158,8 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	}
 
 	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, sc)...)
+	model := w.readModel(prog, argWords, args, sc)
+	u.Strict = model.strictReason(u.Strict)
 	if u.Wrapper != "" {
 		var runs []string
 		for k, c := range consumed {
@@ -172,7 +174,10 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)
 	}
-	w.argTokens(prog, argWords, consumed, sc)
+	w.argTokens(prog, argWords, consumed, sc, &model)
+	if model.res.Known {
+		model.addMissing(words[0])
+	}
 	for _, f := range nested {
 		f()
 	}

@@ -23,62 +23,76 @@ var fileFlags = set("-f", "--file")
 // values of --opt=value, and bare names, which the caller keeps only when
 // they exist. URLs, flags and NAME=value words are not paths, nor are the
 // pattern operands of grep, sed, awk, rg and sd.
-func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, sc scope) {
-	skipOperands := patternPrograms[prog]
-	if skipOperands > 0 {
+func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, sc scope, m *modelRead) {
+	st := argState{skipOperands: patternPrograms[prog]}
+	if st.skipOperands > 0 {
 		for _, word := range words {
 			t, _ := w.wordText(word)
 			name, _, _ := strings.Cut(t, "=")
 			if patternFlags[name] || fileFlags[name] || (len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.ContainsAny(t[1:2], "ef")) {
-				skipOperands = 0 // the pattern comes from a flag
+				st.skipOperands = 0 // the pattern comes from a flag
 			}
 		}
 	}
-	skipNext := false
 	for i, word := range words {
 		if consumed[i] {
 			continue
 		}
-		if v, ok := w.homeForm(word); ok {
-			w.token(v, word, TokenArgument, false, sc)
-			continue
+		before := len(w.out.Tokens)
+		w.argWord(prog, word, &st, sc)
+		if m.res.Known {
+			m.roles(w.out.Tokens[before:], i)
 		}
-		if v, ok := w.pwdForm(word); ok {
-			w.strictToken(v, word, TokenArgument, sc)
-			continue
-		}
-		t, lit := w.literal(word)
-		if skipNext {
-			skipNext = false
-			continue
-		}
-		if !lit || t == "" || t == "-" {
-			continue
-		}
-		if len(t) > 1 && t[0] == '-' {
-			if name, value, ok := strings.Cut(t, "="); ok && strings.HasPrefix(name, "--") {
-				if pathShaped(value) {
-					w.token(value, word, TokenOption, false, sc)
-				}
-			} else if patternPrograms[prog] > 0 && patternFlags[t] {
-				skipNext = true
+	}
+}
+
+// argState is what argTokens carries from one word to the next.
+type argState struct {
+	skipNext     bool // the word is the value of a pattern flag
+	skipOperands int  // pattern operands still to skip
+}
+
+// argWord adds the spec's path tokens of one argument.
+func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope) {
+	if v, ok := w.homeForm(word); ok {
+		w.token(v, word, TokenArgument, false, sc)
+		return
+	}
+	if v, ok := w.pwdForm(word); ok {
+		w.strictToken(v, word, TokenArgument, sc)
+		return
+	}
+	t, lit := w.literal(word)
+	if st.skipNext {
+		st.skipNext = false
+		return
+	}
+	if !lit || t == "" || t == "-" {
+		return
+	}
+	if len(t) > 1 && t[0] == '-' {
+		if name, value, ok := strings.Cut(t, "="); ok && strings.HasPrefix(name, "--") {
+			if pathShaped(value) {
+				w.token(value, word, TokenOption, false, sc)
 			}
-			continue
+		} else if patternPrograms[prog] > 0 && patternFlags[t] {
+			st.skipNext = true
 		}
-		if skipOperands > 0 {
-			skipOperands--
-			continue
-		}
-		if strings.Contains(t, "://") || isAssignment(t) {
-			continue
-		}
-		if !strings.Contains(t, "{") { // no braces: the word is its one token
-			w.token(t, word, TokenArgument, !pathShaped(t), sc)
-			continue
-		}
-		for _, v := range braceExpand(word, t) {
-			w.token(v, word, TokenArgument, !pathShaped(v), sc)
-		}
+		return
+	}
+	if st.skipOperands > 0 {
+		st.skipOperands--
+		return
+	}
+	if strings.Contains(t, "://") || isAssignment(t) {
+		return
+	}
+	if !strings.Contains(t, "{") { // no braces: the word is its one token
+		w.token(t, word, TokenArgument, !pathShaped(t), sc)
+		return
+	}
+	for _, v := range braceExpand(word, t) {
+		w.token(v, word, TokenArgument, !pathShaped(v), sc)
 	}
 }
 

@@ -2,6 +2,8 @@ package bashfacts
 
 import (
 	"fmt"
+
+	"github.com/regate/regate/bashfacts/argmodel"
 	"path"
 	"strings"
 
@@ -37,6 +39,10 @@ type walker struct {
 	// envSet names a sensitive variable an earlier statement set (PATH=…,
 	// export LD_PRELOAD=…): every later unit runs under it.
 	envSet string
+	// argBuf holds the arguments of the unit whose argument model is
+	// being read (readModel), reused from one unit to the next.
+	argBuf []argmodel.Arg
+	argArr [8]argmodel.Arg // argBuf's first backing: most commands have fewer words
 }
 
 var unknownDir = Dir{Unknown: true}

@@ -105,7 +105,7 @@ func TestBuildChecks(t *testing.T) {
 		{"extension tool with a path", facts.Call{Tool: "my_reader", Input: map[string]any{"path": "a"}}, []string{"path", "my_reader"}, []string{"a", "a"}, "", false},
 		{"extension tool", facts.Call{Tool: "task", Input: map[string]any{"prompt": "x"}}, []string{"task"}, []string{""}, "", false},
 		{"bash command", facts.Call{Tool: "bash", Input: map[string]any{"command": "  git status \n"}}, []string{"bash"}, []string{"git status"}, "", false},
-		{"bash with the folder it runs in (Gemini dir_path, OpenCode workdir)", facts.Call{Tool: "bash", Input: map[string]any{"command": "cat ./id.pem", "workdir": "/home/u/.ssh"}}, []string{"path", "bash", "path"}, []string{"/home/u/.ssh", "cat ./id.pem", "./id.pem"}, "", false},
+		{"bash with the folder it runs in (Gemini dir_path, OpenCode workdir)", facts.Call{Tool: "bash", Input: map[string]any{"command": "cat ./id.pem", "workdir": "/home/u/.ssh"}}, []string{"path", "bash", "path", "read"}, []string{"/home/u/.ssh", "cat ./id.pem", "./id.pem", "./id.pem"}, "", false},
 		{"shell alias", facts.Call{Tool: "exec_command", Input: map[string]any{"cmd": "ls", "workdir": "/srv"}}, []string{"path", "bash"}, []string{"/srv", "ls"}, "ask", false},
 		{"unregistered", facts.Call{Tool: "write", Input: map[string]any{"path": "a"}, Registered: []string{"read"}}, []string{"path", "write"}, []string{"a", "a"}, "", true},
 	}

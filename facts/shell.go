@@ -58,7 +58,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		// Empty, blank or comment-only: the whole text is the unit (R8).
 		units = []bashfacts.Unit{{Text: whole}}
 	}
-	checks = slices.Grow(checks, len(units)+len(tokens))
+	checks = slices.Grow(checks, len(units)+len(tokens)+roleChecksOf(tokens))
 	// Each unit's one form is its text: the forms of all units share two
 	// blocks, which spares two allocations a unit.
 	texts := make([]string, len(units))
@@ -125,9 +125,22 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []Check {
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
+	if t.SpecOnly {
+		// The program's model reads the word as a pattern or a string:
+		// the spec's path check alone, for a policy without strict mode.
+		if ok {
+			c.SpecOnly = true
+			out = append(out, c)
+		}
+		return out
+	}
+	if !ok {
+		c, ok = e.absentTargetCheck(t, base)
+	}
 	if ok {
 		out = append(out, c)
 		out = e.appendWriteChecks(out, c, t.Writes)
+		out = e.appendRoleChecks(out, c, t, base)
 		if user, isUser := otherHome(t.Value); isUser {
 			// The spec reads ~user as a relative path (R15); bash reads
 			// it as that account's home, which regate does not resolve.

@@ -1,0 +1,79 @@
+// Package argmodel reads a command's arguments the way the program itself
+// parses them, from a table of its options (an argument model), and says
+// what every word is: an option, the value of one, or an operand, and the
+// role of each value and operand (a pattern, a file read, a file written, …).
+//
+// Strict mode (docs/strict.md, "Argument models") uses it to replace
+// lists of known-bad flags by "every argument understood or the call asks":
+// a word the model does not understand (an unknown option, an ambiguous
+// abbreviation, a missing value, an expansion where the program reads
+// options, more operands than the program takes) is a Problem, and a path
+// is decided on its role's surface.
+//
+// # Models are data
+//
+// One JSON file per program family under models/, embedded and decoded
+// once. A file holds a list of programs:
+//
+//	{"programs": [{
+//	  "names": ["grep", "egrep", "fgrep"],
+//	  "options": [
+//	    {"names": ["-e", "--regexp"], "arg": "required", "role": "pattern", "sets": ["pattern-given"]},
+//	    {"names": ["-r", "--recursive"], "sets": ["recursive"]},
+//	    {"names": ["--color", "--colour"], "arg": "optional"}
+//	  ],
+//	  "operands": [
+//	    {"role": "pattern", "unless": ["pattern-given"]},
+//	    {"role": "read", "many": true, "unless": ["recursive"]},
+//	    {"role": "tree", "many": true, "if": ["recursive"], "default": "."}
+//	  ]
+//	}]}
+//
+// A program:
+//   - names: the program's names (base names; a path-given program is looked
+//     up by its base name).
+//   - syntax: "gnu" (the default: getopt_long, short options bundled as in
+//     -rn and -A3, --long, --long=value, unambiguous prefixes of long options
+//     unless "exact" is set), "single" (every option is an exact word such as
+//     find's -name or go's -run, with -name=value when "equals" is set), or
+//     "strings" (no options: every word is a string, as echo and test read
+//     them).
+//   - stop: options end at the first operand (POSIX getopt, or a program
+//     that reads a subcommand or an expression there). Without it options
+//     and operands mix, as GNU programs permute them.
+//   - operands_first: operands come before every option (find's start
+//     points); an operand after an option is not understood.
+//   - leading_number: the option a first word -NUM stands for (head -5 is
+//     head -n 5); "+NUM" too when leading_plus is set (tail +5).
+//   - options: names (with their dashes), arg ("none", the default;
+//     "required": attached or the next word; "optional": attached only, as
+//     getopt's "::" and --opt=value; "until": every word up to one of
+//     "until", as find -exec … ;), role of the value ("value" by default),
+//     sets (modes the option turns on), choices and choice_sets (a value
+//     that must be one of choices, by unambiguous prefix, and the modes one
+//     turns on: grep -d recurse), floor (a reason the option makes the call
+//     ask whatever its value: it runs a command, it reads names regate
+//     cannot see).
+//   - operands: slots filled in order, each with a role, many (takes every
+//     operand left), last (taken from the end: cp's destination), if and
+//     unless (modes that must all be on, or all off, for the slot to
+//     count) and default (the operand the program uses when the many slot
+//     gets none: grep -r reads "."). An operand no slot takes is not
+//     understood.
+//   - assignments: an operand NAME=value is a value, not a file (awk).
+//   - plus_commands: a reason the program floors a +WORD in an option
+//     position (less +cmd runs less commands, shell escapes included).
+//   - double_dash (single syntax): --name is read as -name (go's flags).
+//   - subcommands: programs in the same format, chosen by the first operand
+//     (git status); the program must set stop. An operand that names no
+//     subcommand is not understood.
+//
+// # Roles
+//
+// pattern (a regex, glob or search string: never a file), read (a file the
+// program reads), list (a path listed or examined but not read: ls, stat),
+// write (created or truncated), edit (changed in place, or appended to),
+// tree (a folder read recursively), code (a script the program runs),
+// url, string (text the program prints or compares), value (any other
+// option value, such as -n 5).
+package argmodel

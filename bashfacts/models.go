@@ -1,0 +1,225 @@
+package bashfacts
+
+import (
+	"strings"
+
+	"github.com/regate/regate/bashfacts/argmodel"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Argument models (docs/strict.md, "Argument models"): for a program with a
+// model, its words are read as the program parses them. A word the model
+// does not understand floors the unit under strict mode (Unit.Strict); a
+// word the spec's token rules take for a path that the model reads as a
+// pattern, a string or a value is marked SpecOnly; a path the model finds
+// that the spec's rules missed (grep --regex=x .env, tee pnpm.lock) is
+// added as a StrictOnly token; and every path token the model reads gets
+// its role, which strict mode decides on the role's surface.
+
+// modelRead is one unit's arguments as its program's model reads them.
+type modelRead struct {
+	w     *walker
+	res   argmodel.Result
+	args  []argmodel.Arg
+	src   []int // the argument word of each model argument; nil when one each
+	words []*syntax.Word
+	sc    scope
+}
+
+// readModel parses a unit's argument words by its program's model; its
+// result is not Known when the program has none. A literal word with
+// braces is given to the model as the words bash makes of it. The
+// arguments live in the walker's buffer, reused by the next unit: the
+// read is done with once the unit's tokens are added.
+func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string, sc scope) modelRead {
+	if !argmodel.Has(prog) {
+		return modelRead{}
+	}
+	if w.argBuf == nil {
+		w.argBuf = w.argArr[:0]
+	}
+	args := w.argBuf[:0]
+	var src []int
+	for i, word := range argWords {
+		t := texts[i]
+		if !staticWord(word) && dynamicWord(word) {
+			// $HOME/… and $PWD/… name known places: literal to the model.
+			if v, ok := w.homeForm(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
+			} else if v, ok := w.pwdForm(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
+			} else {
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word)})
+			}
+			if src != nil {
+				src = append(src, i)
+			}
+			continue
+		}
+		if strings.Contains(t, "{") {
+			if vs := braceExpand(word, t); len(vs) != 1 || vs[0] != t {
+				if src == nil {
+					src = make([]int, len(args), len(argWords)+len(vs))
+					for k := range src {
+						src[k] = k
+					}
+				}
+				for _, v := range vs {
+					args = append(args, argmodel.Arg{Text: v, Glob: w.globWord(v, word)})
+					src = append(src, i)
+				}
+				continue
+			}
+		}
+		args = append(args, argmodel.Arg{Text: t, Glob: w.globWord(t, word)})
+		if src != nil {
+			src = append(src, i)
+		}
+	}
+	w.argBuf = args
+	return modelRead{w: w, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
+}
+
+// globWord reports an unquoted glob in a word whose text is t.
+func (w *walker) globWord(t string, word *syntax.Word) bool {
+	return strings.ContainsAny(t, "*?[") && w.globs(word)
+}
+
+// dynamicWord reports whether a word holds an expansion.
+func dynamicWord(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+			if sq, ok := x.(*syntax.SglQuoted); ok && sq.Dollar {
+				continue // $'…' is static text
+			}
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return true
+				}
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// opensOpen reports whether what begins a dynamic word is unknown: it
+// begins with an expansion, or an unquoted brace may split it into words
+// that begin with anything.
+func opensOpen(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		if lit, ok := p.(*syntax.Lit); ok && strings.Contains(lit.Value, "{") {
+			return true
+		}
+	}
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if x.Value != "" {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if x.Value != "" {
+				return false
+			}
+		case *syntax.ProcSubst:
+			return false // /dev/fd/N
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return true
+				}
+				if lit.Value != "" {
+					return false
+				}
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// strictReason joins a model's problem to a unit's strict reason.
+func (m *modelRead) strictReason(reason string) string {
+	switch {
+	case m.res.Problem == "":
+		return reason
+	case reason == "":
+		return m.res.Problem
+	}
+	return reason + "; " + m.res.Problem
+}
+
+// roles gives the spec's tokens of argument word i what the model reads
+// there: a path token takes its role; one the model reads as a pattern, a
+// string, a value, a URL or code becomes SpecOnly (unless the model did
+// not understand the command: then the spec's reading stands). A model
+// word a token took is cleared, so that addMissing adds only the paths
+// the spec's rules missed.
+func (m *modelRead) roles(toks []Token, i int) {
+	for j := range toks {
+		t := &toks[j]
+		k := m.find(i, t.Value)
+		if k < 0 {
+			continue
+		}
+		role := m.res.Words[k].Role
+		m.res.Words[k].Role = ""
+		switch {
+		case argmodel.PathRole(role):
+			t.Role = role
+		case role == argmodel.Option || role == argmodel.Subcommand:
+		case m.res.Problem == "":
+			t.SpecOnly = true
+		}
+	}
+}
+
+// find returns the model argument of word i whose value is v, or -1.
+func (m *modelRead) find(i int, v string) int {
+	if m.src == nil {
+		if i < len(m.res.Words) && m.res.Words[i].Role != "" && m.res.Words[i].Value == v {
+			return i
+		}
+		return -1
+	}
+	for k, s := range m.src {
+		if s == i && m.res.Words[k].Role != "" && m.res.Words[k].Value == v {
+			return k
+		}
+	}
+	return -1
+}
+
+// addMissing adds, as StrictOnly tokens with their role, the paths the
+// model reads that the spec's rules did not take (grep --regex=x .env,
+// grep "" .env, tee pnpm.lock, sort -o out), and the operands the program
+// uses when none is given (grep -r searches "."), placed at the program.
+func (m *modelRead) addMissing(program *syntax.Word) {
+	w := m.w
+	for k, wd := range m.res.Words {
+		if !argmodel.PathRole(wd.Role) || m.args[k].Dynamic || wd.Value == "" || wd.Value == "-" {
+			continue
+		}
+		i := k
+		if m.src != nil {
+			i = m.src[k]
+		}
+		kind := TokenArgument
+		if m.args[k].Text != wd.Value {
+			kind = TokenOption // a value attached to its option
+		}
+		w.strictToken(wd.Value, m.words[i], kind, m.sc)
+		t := &w.out.Tokens[len(w.out.Tokens)-1]
+		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value)
+	}
+	for _, d := range m.res.Defaults {
+		w.strictToken(d.Value, program, TokenArgument, m.sc)
+		w.out.Tokens[len(w.out.Tokens)-1].Role = d.Role
+	}
+}

@@ -1,0 +1,77 @@
+package facts
+
+import (
+	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/bashfacts/argmodel"
+)
+
+// Roles (docs/strict.md, "Argument models"): a path token whose program's
+// argument model says what the program does with it is decided on that
+// role's surface too, as the file tools are: read on "read", a write on
+// "write", an in-place edit or an append on "write" and "edit" (through
+// appendWriteChecks, as a redirect), a folder read recursively on "read".
+// A listed or examined path (ls, stat) stays on the path surface alone.
+// These checks are StrictOnly: without strict mode the spec's reading
+// stands.
+
+// appendRoleChecks adds the strict-only checks of token t's role after its
+// path check c; base is the command's base directory.
+func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base string) []Check {
+	switch t.Role {
+	case argmodel.Read:
+		return append(out, roleCheck(c, "read"))
+	case TreeRole, TreeVisibleRole:
+		// The folder on the read surface, and what a walk of it finds
+		// (tree.go).
+		out = append(out, roleCheck(c, "read"))
+		dir, _ := e.effectiveDir(t.Dir, base)
+		return append(out, e.treeChecks(t, dir, t.Role)...)
+	case argmodel.Write:
+		return e.appendWriteChecks(out, c, bashfacts.WriteCreate)
+	case argmodel.Edit:
+		return e.appendWriteChecks(out, c, bashfacts.WriteAppend)
+	}
+	return out
+}
+
+// roleCheck is c on another surface, decided by strict mode alone; the
+// catch-all decides it as it decides the same file tool's call.
+func roleCheck(c Check, surface string) Check {
+	r := c
+	r.Surface, r.StrictOnly, r.Bare = surface, true, false
+	return r
+}
+
+// absentTargetCheck is the path check of a bare name a program writes or
+// edits that does not exist yet (tee out.lock, cp README x.lock): the spec
+// gates a bare name only when it exists, but a write creates it. It stays
+// bare (only a rule that names it decides it on the path surface) and is
+// strict-only; its write and edit checks follow from its role.
+func (e *Env) absentTargetCheck(t bashfacts.Token, base string) (Check, bool) {
+	if !t.Bare || (t.Role != argmodel.Write && t.Role != argmodel.Edit) {
+		return Check{}, false
+	}
+	named := t
+	named.Bare = false
+	c, _, ok := e.tokenCheck(named, base)
+	if !ok {
+		return Check{}, false
+	}
+	c.Bare, c.StrictOnly = true, true
+	return c, true
+}
+
+// roleChecksOf counts the role checks tokens add, so that the checks are
+// allocated once.
+func roleChecksOf(tokens []bashfacts.Token) int {
+	n := 0
+	for i := range tokens {
+		switch tokens[i].Role {
+		case argmodel.Read, argmodel.Tree, argmodel.Write:
+			n++
+		case argmodel.Edit:
+			n += 2
+		}
+	}
+	return n
+}

@@ -1,0 +1,60 @@
+package runtime_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/bashfacts/argmodel"
+)
+
+// TestStrictOverblocks keeps the calls that name .env as a pattern or a
+// string, not as a file read, from being denied under the bundled default
+// policy with strict mode on (issue 19, "Roles cut both ways"): the
+// program's argument model reads the word, so the spec's path reading of
+// it (which denies, as the plain column shows) is dropped under strict
+// mode. Each is allowed, or asked where the program is not on the bash
+// allowlist or the command writes a file. Each row first runs in real
+// bash to prove it does not print the secret. A row whose program has no
+// model yet is skipped.
+func TestStrictOverblocks(t *testing.T) {
+	engines := newDefaultEngines(t, modelFS())
+	bash, _ := exec.LookPath("bash")
+
+	for _, c := range []struct {
+		cmd         string
+		want, plain string
+	}{
+		{"find . -name .env", "ask", "deny"},
+		// A recursive read asks where the folder holds a denied path
+		// (docs/strict.md, "Recursive reads"); the walk does not apply
+		// grep's --exclude, so the exclusion is not a deny but still asks.
+		{"grep -r X . --exclude=.env", "ask", "deny"},
+		{"grep -rn X --exclude=.env --exclude-dir=.git .", "ask", "deny"},
+		{"echo .env >> .gitignore", "ask", "deny"}, // asks: it appends to .gitignore
+		{"git check-ignore .env", "ask", "deny"},
+		{"[ -f .env ]", "ask", "deny"},
+		{"test -f .env", "ask", "deny"},
+		{"test -e .env && echo present", "ask", "deny"},
+		{"grep -n '\\.env' README.md", "allow", "allow"},
+		{"grep -F .env README.md", "allow", "allow"},
+		{"grep -e .env README.md", "allow", "allow"},
+		{"ls --hide=.env", "allow", "deny"},
+		{"ls -I .env -a", "allow", "deny"},
+		{"echo .env", "ask", "deny"},
+		{"printf '%s\\n' .env", "ask", "deny"},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			program, _, _ := strings.Cut(c.cmd, " ")
+			if !argmodel.Has(program) {
+				t.Skipf("%s has no argument model yet", program)
+			}
+			if bash != "" {
+				if eff := runInFixture(t, bash, c.cmd); !keepsSecret.holds(eff) {
+					t.Fatalf("bash -c %q prints the secret: %+v", c.cmd, eff)
+				}
+			}
+			engines.check(t, c.cmd, c.want, c.plain)
+		})
+	}
+}
