@@ -41,6 +41,9 @@ func summarize(f *Facts, err error) string {
 		if t.StrictOnly {
 			b.WriteString(" strict-only")
 		}
+		if t.Unknown != "" {
+			b.WriteString(" unknown")
+		}
 		if t.Dir.Unknown {
 			b.WriteString(" dir=unknown")
 		} else if t.Dir.Path != "" {

@@ -43,8 +43,7 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 			w.token(v, word, TokenArgument, false, sc)
 			continue
 		}
-		if v, ok := w.pwdForm(word); ok {
-			w.strictToken(v, word, TokenArgument, sc)
+		if w.placeTokens(word, TokenArgument, sc) {
 			continue
 		}
 		t, lit := w.literal(word)
@@ -52,7 +51,11 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 			skipNext = false
 			continue
 		}
-		if !lit || t == "" || t == "-" {
+		if !lit {
+			skipOperands = w.dynamicOperand(word, skipOperands, sc)
+			continue
+		}
+		if t == "" || t == "-" {
 			continue
 		}
 		if len(t) > 1 && t[0] == '-' {

@@ -332,6 +332,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 		if r.Word == nil {
 			continue
 		}
+		w.noteFDs(r)
 		w.substs(r.Word, sc)
 		if r.Op == syntax.WordHdoc {
 			continue // a here-string is data, not a file
@@ -341,13 +342,18 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 			w.markWrite(r.Op, v)
 			continue
 		}
-		if v, ok := w.pwdForm(r.Word); ok {
-			w.strictToken(v, r.Word, TokenRedirect, sc)
-			w.markWrite(r.Op, v)
+		from := len(w.out.Tokens)
+		placed := w.placeTokens(r.Word, TokenRedirect, sc)
+		w.markWrites(r.Op, from)
+		if placed {
 			continue
 		}
 		v, lit := w.literal(r.Word)
-		if !lit || v == "" {
+		if !lit {
+			w.dynamicRedirect(r, sc)
+			continue
+		}
+		if v == "" {
 			continue
 		}
 		if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (v == "-" || isNumber(v)) {
@@ -363,6 +369,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 // terminal, standard output and error) are written by every other command
 // and left alone: asking for them would prompt for nothing.
 func (w *walker) markWrite(op syntax.RedirOperator, target string) {
+	if how := writeOf(op, target); how != "" {
+		w.out.Tokens[len(w.out.Tokens)-1].Writes = how
+	}
+}
+
+// markWrites is markWrite for every token from index from on.
+func (w *walker) markWrites(op syntax.RedirOperator, from int) {
+	for i := from; i < len(w.out.Tokens); i++ {
+		w.out.Tokens[i].Writes = writeOf(op, w.out.Tokens[i].Value)
+	}
+}
+
+// writeOf is how a redirect writes its target, "" when it does not.
+func writeOf(op syntax.RedirOperator, target string) string {
 	var how string
 	switch op {
 	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.DplOut, syntax.RdrInOut:
@@ -370,13 +390,13 @@ func (w *walker) markWrite(op syntax.RedirOperator, target string) {
 	case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
 		how = WriteAppend
 	default:
-		return
+		return ""
 	}
 	switch target {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
-		return
+		return ""
 	}
-	w.out.Tokens[len(w.out.Tokens)-1].Writes = how
+	return how
 }
 
 // strictToken adds a token only strict mode gates.
@@ -414,8 +434,16 @@ func isNumber(s string) bool {
 	return s != ""
 }
 
-// cd folds a literal cd into the directory (the spec's effective directory).
+// cd folds a literal cd into the directory (the spec's effective directory)
+// and keeps the directory it leaves as the previous one (~-).
 func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
+	d := w.cdTarget(args, sc)
+	d.old, d.oldKnown = sc.dir.Path, !sc.dir.Unknown
+	return d
+}
+
+func (w *walker) cdTarget(args []*syntax.Word, sc scope) Dir {
+	physical := false
 	for len(args) > 0 {
 		v, lit := w.literal(args[0])
 		if !lit || v == "-" || v == "--" || !strings.HasPrefix(v, "-") || len(v) < 2 {
@@ -424,6 +452,7 @@ func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
 			}
 			break
 		}
+		physical = physical || strings.Contains(v, "P") && !strings.HasPrefix(v, "--")
 		args = args[1:] // -L, -P, -e, -@
 	}
 	if len(args) == 0 {
@@ -432,9 +461,20 @@ func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
 	if v, ok := w.homeForm(args[0]); ok {
 		return Dir{Path: v}
 	}
+	if d, ok := w.placeDir(args[0], sc); ok {
+		return d
+	}
 	v, lit := w.literal(args[0])
 	switch {
-	case !lit || v == "-" || v == "":
+	case lit && v == "-" && sc.dir.oldKnown:
+		return Dir{Path: sc.dir.old} // cd - goes back to where the last cd left
+	case !lit || v == "-" || v == "" || strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+		// ~user, and ~+ or ~- followed by more than a "/…": not a place
+		// regate knows.
+		return unknownDir
+	case physical && hasDotDot(v):
+		// cd -P walks the path as the kernel does: link/.. is the
+		// folder of the link's target, which a lexical join misses.
 		return unknownDir
 	case path.IsAbs(v) || v == "~" || strings.HasPrefix(v, "~/"):
 		return Dir{Path: path.Clean(v)}

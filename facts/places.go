@@ -1,0 +1,56 @@
+package facts
+
+import (
+	"path"
+	"strconv"
+
+	"github.com/regate/regate/bashfacts"
+)
+
+// Places a command names through an expansion or a descriptor
+// (docs/strict.md, "Paths as the kernel resolves them"). bashfacts spells
+// the known places ($PWD, ~+, ~-, ${HOME:-…}) as paths; a word whose path
+// depends on an expansion regate does not know is a token marked Unknown,
+// which strict mode asks for. A path that names a file descriptor asks
+// under strict unless it is a standard stream the command leaves alone.
+
+// unknownCheck is the strict-only check of a token whose path regate
+// cannot know: it asks under strict mode, unless a rule denies the word as
+// written ($DIR/.env still meets *.env).
+func unknownCheck(t bashfacts.Token) Check {
+	return Check{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: t.Pos.String(),
+		StrictOnly: true, Strict: t.Unknown}
+}
+
+// pathStrict is why strict mode asks for a path a command names whatever
+// the rules say: its forms' own reason (a descriptor above 2, another
+// process's /proc entry), or a standard stream the command redirects
+// (cat /dev/stdin 0<&3 reads what fd 3 holds).
+func (e *Env) pathStrict(f Forms) string {
+	if f.Strict != "" || f.FD == "" {
+		return f.Strict
+	}
+	fd, err := strconv.Atoi(f.FD)
+	if err != nil {
+		return ""
+	}
+	for _, r := range e.redirected {
+		if r == fd {
+			return "the path names file descriptor " + f.FD + ", which the command redirects: regate cannot see what it holds"
+		}
+	}
+	return ""
+}
+
+// unitSpellings are a unit's spellings, with, on a file system that folds
+// case, the program name in lower case too: there `RM -rf x` runs rm.
+func (e *Env) unitSpellings(u bashfacts.Unit) []string {
+	if !e.FoldCase {
+		return u.Spellings
+	}
+	lower := lowerProgramSpellings(u.Text, u.Spellings)
+	if len(lower) == 0 {
+		return u.Spellings
+	}
+	return append(append([]string(nil), u.Spellings...), lower...)
+}
