@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
 )
 
 // pathsFixture is the tree the path rows decide on: a home holding an SSH
@@ -150,4 +152,58 @@ func runInFixture(t *testing.T, bash, cmd, oldpwd string) string {
 	}
 	out, _ := run.CombinedOutput()
 	return string(out)
+}
+
+// TestStrictCaseFolding: on a file system that folds case (a fake one
+// here: Linux's folds none, so these rows cannot run in real bash) .ENV is
+// .env and RM is rm. Paths are decided in their on-disk spelling in every
+// mode (it is what the kernel opens: the canonical form); the lower-case
+// program name is a spelling strict mode decides. The policy's
+// "caseInsensitive" overrides the probe.
+func TestStrictCaseFolding(t *testing.T) {
+	fold := facts.FoldMapFS{
+		"/home/u/.ssh/id_rsa":     "file",
+		"/home/u/repo/.env":       "file",
+		"/home/u/repo/build/x.o":  "file",
+		"/home/u/repo/README.md":  "file",
+		"/home/u/repo/Keys/s.pem": "file",
+	}
+	engines := newDefaultEngines(t, fold)
+	for _, c := range []struct{ cmd, want, plain string }{
+		{"cat .ENV", "deny", "deny"},
+		{"cat .Env", "deny", "deny"},
+		{"cat ~/.SSH/ID_RSA", "deny", "deny"},
+		{"cat keys/S.PEM", "deny", "deny"},
+		{"RM -rf build", "deny", "ask"},
+		{"Rm -fr build", "deny", "ask"},
+		{"/BIN/RM -rf build", "deny", "ask"},
+		{"cat readme.md", "allow", "allow"},
+		{"CAT README.md", "ask", "ask"}, // a spelling no allow names: the catch-all
+	} {
+		t.Run(c.cmd, func(t *testing.T) { engines.check(t, c.cmd, c.want, c.plain) })
+	}
+
+	// The knob overrides the probe, both ways.
+	src, err := os.ReadFile("../policies/default.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := strings.Replace(string(src), `"strict": true,`, `"strict": true, "caseInsensitive": false,`, 1)
+	on := strings.Replace(string(src), `"strict": true,`, `"strict": true, "caseInsensitive": true,`, 1)
+	for _, c := range []struct {
+		policy string
+		fsys   facts.FS
+		cmd    string
+		want   string
+	}{
+		{off, fold, "cat .ENV", "allow"},
+		{off, fold, "RM -rf build", "ask"},
+		{on, facts.MapFS{"/home/u/repo/build/x.o": "file"}, "RM -rf build", "deny"},
+	} {
+		e := newEngine(t, c.policy, runtime.WithFS(c.fsys))
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+		if err != nil || d.Action != c.want {
+			t.Errorf("%q: %s (%s, %v); want %s", c.cmd, d.Action, d.Matched, err, c.want)
+		}
+	}
 }
