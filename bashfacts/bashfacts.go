@@ -169,7 +169,7 @@ func Extract(src string) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src}
+	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src, root: f}
 	w.stmts(f.Stmts, scope{})
 	if w.err != nil {
 		return nil, w.err

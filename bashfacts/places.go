@@ -250,6 +250,9 @@ func (w *walker) dynamicOperand(word *syntax.Word, skip int, sc scope) int {
 	if skip > 0 {
 		return skip - 1
 	}
+	if w.substitutedToken(word, TokenArgument, sc) {
+		return skip
+	}
 	if pathLike(parts, head) {
 		w.unknownToken(text, word, TokenArgument, unknownPlace(text), sc)
 	}
@@ -264,9 +267,12 @@ func (w *walker) dynamicRedirect(r *syntax.Redirect, sc scope) {
 			return // < <(cmd): a pipe from a command walked as units of its own
 		}
 	}
-	text, _ := w.wordText(r.Word)
-	w.unknownToken(text, r.Word, TokenRedirect, unknownPlace(text), sc)
-	w.markWrite(r.Op, text)
+	from := len(w.out.Tokens)
+	if !w.substitutedToken(r.Word, TokenRedirect, sc) {
+		text, _ := w.wordText(r.Word)
+		w.unknownToken(text, r.Word, TokenRedirect, unknownPlace(text), sc)
+	}
+	w.markWrites(r.Op, from)
 }
 
 // literalPrefix is the literal text a word starts with, before its first

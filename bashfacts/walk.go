@@ -37,6 +37,10 @@ type walker struct {
 	// envSet names a sensitive variable an earlier statement set (PATH=…,
 	// export LD_PRELOAD=…): every later unit runs under it.
 	envSet string
+	// root is the parsed source; vars what it assigns to each variable,
+	// collected on first use (vars.go).
+	root syntax.Node
+	vars map[string]varValue
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -418,7 +422,7 @@ func (w *walker) payload(text string, at Pos, sc scope) {
 		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true, StrictOnly: sc.strictOnly})
 		return
 	}
-	child := &walker{out: w.out, src: text, at: &at}
+	child := &walker{out: w.out, src: text, at: &at, root: f}
 	child.stmts(f.Stmts, sc)
 	if child.err != nil && w.err == nil {
 		w.err = child.err

@@ -54,3 +54,29 @@ func (e *Env) unitSpellings(u bashfacts.Unit) []string {
 	}
 	return append(append([]string(nil), u.Spellings...), lower...)
 }
+
+// strayDir is why a relative path after a cd cannot be placed: the cd went
+// somewhere regate does not know, or to a folder that does not exist,
+// where the cd fails and the command stays where it was. "" when the
+// token's directory is known and there.
+func (e *Env) strayDir(d bashfacts.Dir, dir string, known bool) string {
+	switch {
+	case !known:
+		return "a cd to a place regate does not know came before it, so the relative path is unknown"
+	case d.Path == "":
+		return ""
+	}
+	r, err := resolver{fsys: e.fs(), cwd: dir, fold: e.FoldCase}.resolve(dir)
+	if err == nil && r.dir {
+		return ""
+	}
+	return "the cd to " + d.Path + " fails where that folder does not exist, and the command stays where it was"
+}
+
+// strayBare is the strict-only check of a bare name after a cd regate
+// cannot follow: the name as written, decided only by a rule that names it
+// (so key.pem still meets *.pem), since the folder it is looked up in is
+// not known.
+func strayBare(t bashfacts.Token) Check {
+	return Check{Surface: "path", Value: t.Value, Forms: [][]string{{t.Value}}, Bare: true, At: t.Pos.String(), StrictOnly: true}
+}

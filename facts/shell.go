@@ -101,13 +101,17 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 	dir, known := e.effectiveDir(t.Dir, base)
 	value := t.Value
 	relative := !path.IsAbs(homedir.Expand(value, e.Home))
+	stray := e.strayDir(t.Dir, dir, known)
 	if t.Bare {
 		if !known {
-			return Check{}, Forms{}, false
+			return strayBare(t), Forms{}, true
 		}
 		if _, err := e.fs().Lstat(path.Join(dir, value)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return Check{Surface: "path", Value: value, Forms: [][]string{{value}}, Error: err.Error(), At: t.Pos.String()}, Forms{}, true
+			}
+			if stray != "" {
+				return strayBare(t), Forms{}, true
 			}
 			return Check{}, Forms{}, false
 		}
@@ -115,11 +119,14 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 	c := Check{Surface: "path", Value: value, Bare: t.Bare, At: t.Pos.String(), StrictOnly: t.StrictOnly}
 	if relative && !known {
 		lit := path.Clean(value)
-		c.Forms = [][]string{{lit}}
+		c.Forms, c.Strict = [][]string{{lit}}, stray
 		return c, Forms{}, true
 	}
 	f := e.PathForms(value, dir)
 	c.Forms, c.Error, c.Strict = f.groups(), f.Err, e.pathStrict(f)
+	if relative && stray != "" {
+		c.Strict = stray
+	}
 	return c, f, true
 }
 

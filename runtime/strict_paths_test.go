@@ -22,6 +22,7 @@ var pathsFixture = map[string]string{
 	"/home/u/repo/.env":        "file",
 	"/home/u/repo/README.md":   "file",
 	"/home/u/repo/list.txt":    "file",
+	"/home/u/repo/key.pem":     "file",
 	"/home/u/repo/sub/main.go": "file",
 	"/home/u/repo/link":        "link:/home/u/.ssh/keys",
 }
@@ -81,9 +82,21 @@ func TestStrictKernelPaths(t *testing.T) {
 		{cmd: "cat ${HOME:+.}/.env", proof: secret, want: "deny", plain: "allow"},
 		{cmd: "cat ${PWD:-x}/.env", proof: secret, want: "deny", plain: "allow"},
 		// Any other expansion in a path-like word asks under strict.
-		{cmd: "D=..; cat $D/.ssh/id_rsa", proof: key, want: "ask", plain: "allow"},
-		{cmd: "X=~/.ssh; cat \"${X}\"/id_rsa", proof: key, want: "ask", plain: "allow"},
-		{cmd: "V=v; cat .en$V", proof: secret, want: "ask", plain: "allow"},
+		{cmd: "cat $D/.ssh/id_rsa", want: "ask", plain: "allow"},
+		{cmd: "cat .en$V", want: "ask", plain: "allow"},
+		{cmd: `cat "${X}"/id_rsa`, want: "ask", plain: "allow"},
+		// A variable the command sets itself is what it holds: a literal
+		// value is gated, any other asks.
+		{cmd: "D=..; cat $D/.ssh/id_rsa", proof: key, want: "deny", plain: "allow"},
+		{cmd: "X=~/.ssh; cat \"${X}\"/id_rsa", proof: key, want: "deny", plain: "allow"},
+		{cmd: "V=v; cat .en$V", proof: secret, want: "deny", plain: "allow"},
+		{cmd: "X=.env; cat $X", proof: secret, want: "deny", plain: "allow"},
+		{cmd: "X=.env && cat \"$X\"", proof: secret, want: "deny", plain: "allow"},
+		{cmd: "X=.env; cat < $X", proof: secret, want: "deny", plain: "allow"},
+		{cmd: "X=.e*; cat $X", proof: secret, want: "ask", plain: "allow"},
+		{cmd: "X=$(cat list.txt); cat $X", proof: key, want: "ask", plain: "allow"},
+		{cmd: "X=README.md; X=../.ssh/id_rsa; cat $X", proof: key, want: "deny", plain: "allow"},
+		{cmd: "X=README.md; cat $X", proof: readme, want: "allow", plain: "allow"},
 		{cmd: "cat $(cat list.txt)", proof: key, want: "ask", plain: "allow"},
 		{cmd: `cat "$(cat list.txt)"`, proof: key, want: "ask", plain: "allow"},
 		{cmd: "cat `cat list.txt`", proof: key, want: "ask", plain: "allow"},
@@ -93,6 +106,12 @@ func TestStrictKernelPaths(t *testing.T) {
 		// A denied word as written still denies.
 		{cmd: "cat $D/.env", want: "deny", plain: "allow"},
 		{cmd: "cat $(echo .env)", proof: secret, want: "deny", plain: "deny"},
+		// A cd regate cannot follow: to an unknown place, or to a folder
+		// that does not exist (the cd fails, the command stays). A bare
+		// name is still met by a rule naming it; a relative path asks.
+		{cmd: "cd nowhere; cat key.pem", proof: key, want: "deny", plain: "ask"},
+		{cmd: `cd "$X"; cat key.pem`, proof: key, want: "deny", plain: "ask"},
+		{cmd: "cd nowhere; cat ../.ssh/id_rsa", proof: key, want: "ask", plain: "ask"},
 		// Not widened: harmless calls stay allowed.
 		{cmd: `cat "$f"`, want: "allow", plain: "allow"},
 		{cmd: `grep -n "$pattern" README.md`, want: "allow", plain: "allow"},
@@ -128,6 +147,7 @@ func runInFixture(t *testing.T, bash, cmd, oldpwd string) string {
 		"/home/u/repo/.env":      "SECRET=1\n",
 		"/home/u/repo/README.md": "README TEXT\n",
 		"/home/u/repo/list.txt":  "../.ssh/id_rsa\n",
+		"/home/u/repo/key.pem":   "-----BEGIN PRIVATE KEY-----\n",
 	}
 	for p, v := range pathsFixture {
 		real := filepath.Join(root, strings.TrimPrefix(p, "/home/u"))
