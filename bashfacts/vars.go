@@ -100,7 +100,10 @@ func (w *walker) collectVars(n syntax.Node) {
 		case *syntax.WordIter:
 			w.setVar(n.Name.Value, "", false)
 		case *syntax.BinaryArithm:
-			if n.Op >= syntax.Assgn && n.Op <= syntax.PowAssgn {
+			switch n.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn,
+				syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
 				w.arithmVar(n.X)
 			}
 		case *syntax.UnaryArithm:
