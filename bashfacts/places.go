@@ -47,6 +47,9 @@ type place struct {
 // placeOf recognises a word that names a place through an expansion or a
 // tilde form (the list above).
 func (w *walker) placeOf(word *syntax.Word) (place, bool) {
+	if !mayNamePlace(word) {
+		return place{}, false
+	}
 	if v, ok := w.pwdForm(word); ok {
 		return place{base: ".", rest: strings.TrimPrefix(v, ".")}, true
 	}
@@ -150,6 +153,29 @@ func (w *walker) placeDir(word *syntax.Word, sc scope) (Dir, bool) {
 		d = ""
 	}
 	return Dir{Path: d}, true
+}
+
+// mayNamePlace is placeOf's cheap first test, made on every argument: a
+// word that opens with an unquoted "~", a parameter expansion or a command
+// substitution.
+func mayNamePlace(word *syntax.Word) bool {
+	if len(word.Parts) == 0 {
+		return false
+	}
+	first, quoted := word.Parts[0], false
+	if dq, ok := first.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) == 0 {
+			return false
+		}
+		first, quoted = dq.Parts[0], true
+	}
+	switch p := first.(type) {
+	case *syntax.Lit:
+		return !quoted && strings.HasPrefix(p.Value, "~")
+	case *syntax.ParamExp, *syntax.CmdSubst:
+		return true
+	}
+	return false
 }
 
 // tildePlace reports an unquoted word start that is ~+ or ~- (alone or
@@ -360,10 +386,15 @@ func (w *walker) noteFDs(r *syntax.Redirect) {
 
 // hasDotDot reports whether a path has a ".." component.
 func hasDotDot(p string) bool {
-	for _, c := range strings.Split(p, "/") {
-		if c == ".." {
+	for i := strings.Index(p, ".."); i >= 0; {
+		if (i == 0 || p[i-1] == '/') && (i+2 == len(p) || p[i+2] == '/') {
 			return true
 		}
+		next := strings.Index(p[i+1:], "..")
+		if next < 0 {
+			return false
+		}
+		i += next + 1
 	}
 	return false
 }
