@@ -91,6 +91,11 @@ type Unit struct {
 type Dir struct {
 	Path    string `json:"path,omitempty"`
 	Unknown bool   `json:"unknown,omitempty"`
+	// old is the previous working directory ($OLDPWD, ~-) as a literal cd
+	// in the command left it, spelt as Path is; oldKnown is unset before
+	// any cd, when the environment's OLDPWD stands.
+	old      string
+	oldKnown bool
 }
 
 // Token kinds.
@@ -133,6 +138,11 @@ type Token struct {
 	// or a URL (grep's --exclude=.env, echo .env): only a policy without
 	// strict mode gates it.
 	SpecOnly bool `json:"spec_only,omitempty"`
+	// Unknown says why the word's path cannot be known: an expansion
+	// regate does not resolve stands in a word shaped like a path
+	// ($DIR/.env, .en$V, $(cmd)). Such a token is StrictOnly; strict mode
+	// asks for it unless a rule denies the word as written (places.go).
+	Unknown string `json:"unknown,omitempty"`
 }
 
 // Ways a redirect writes its target (Token.Writes).
@@ -146,6 +156,10 @@ const (
 type Facts struct {
 	Units  []Unit  `json:"units"`
 	Tokens []Token `json:"tokens"`
+	// FDs are the file descriptors the command's redirects open or
+	// duplicate onto (heredocs and here-strings aside): /dev/fd/N names
+	// what such a redirect gave it, not the standard stream.
+	FDs []int `json:"fds,omitempty"`
 }
 
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
@@ -165,7 +179,7 @@ func Extract(src string) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src}
+	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src, root: f}
 	w.stmts(f.Stmts, scope{})
 	if w.err != nil {
 		return nil, w.err

@@ -47,6 +47,9 @@ func summarize(f *Facts, err error) string {
 		if t.SpecOnly {
 			b.WriteString(" spec-only")
 		}
+		if t.Unknown != "" {
+			b.WriteString(" unknown")
+		}
 		if t.Dir.Unknown {
 			b.WriteString(" dir=unknown")
 		} else if t.Dir.Path != "" {

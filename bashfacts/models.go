@@ -48,8 +48,12 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				args = append(args, argmodel.Arg{Text: v})
 			} else if v, ok := w.pwdForm(word); ok {
 				args = append(args, argmodel.Arg{Text: v})
+			} else if values, st := w.substitute(word); st == substKnown && len(values) == 1 {
+				// A variable the command sets to one literal value
+				// (p=-r; grep $p X .): the program reads that value.
+				args = append(args, argmodel.Arg{Text: values[0], Glob: w.globWord(values[0], word)})
 			} else {
-				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word)})
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word) && !w.fromEnvironment(word)})
 			}
 			if src != nil {
 				src = append(src, i)
@@ -78,6 +82,25 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 	}
 	w.argBuf = args
 	return modelRead{w: w, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
+}
+
+// fromEnvironment reports a word that begins with a variable the command
+// does not assign ("$f", ${pattern}x): its value comes from the host's
+// environment, which the agent does not choose from one call to the next,
+// so the model reads the word as an operand rather than a possible option.
+// A variable the command assigns an unknown value (a loop variable, read)
+// and a command substitution stay open.
+func (w *walker) fromEnvironment(word *syntax.Word) bool {
+	parts := flattenQuotes(word.Parts)
+	if len(parts) == 0 {
+		return false
+	}
+	pe, ok := parts[0].part.(*syntax.ParamExp)
+	if !ok || !isSimpleParam(pe) {
+		return false
+	}
+	_, assigned := w.variable(pe.Param.Value)
+	return !assigned
 }
 
 // globWord reports an unquoted glob in a word whose text is t.
@@ -174,6 +197,10 @@ func (m *modelRead) roles(toks []Token, i int) {
 		case argmodel.PathRole(role):
 			t.Role = role
 		case role == argmodel.Option || role == argmodel.Subcommand:
+		case role == argmodel.String && m.sc.feeds:
+			// echo .env | xargs cat, $(echo .env): what echo prints
+			// becomes words of another command, so the spec's path
+			// reading of it stands.
 		case m.res.Problem == "":
 			t.SpecOnly = true
 		}

@@ -58,8 +58,7 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 		w.token(v, word, TokenArgument, false, sc)
 		return
 	}
-	if v, ok := w.pwdForm(word); ok {
-		w.strictToken(v, word, TokenArgument, sc)
+	if w.placeTokens(word, TokenArgument, sc) {
 		return
 	}
 	t, lit := w.literal(word)
@@ -67,7 +66,11 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 		st.skipNext = false
 		return
 	}
-	if !lit || t == "" || t == "-" {
+	if !lit {
+		st.skipOperands = w.dynamicOperand(word, st.skipOperands, sc)
+		return
+	}
+	if t == "" || t == "-" {
 		return
 	}
 	if len(t) > 1 && t[0] == '-' {

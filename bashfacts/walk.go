@@ -23,6 +23,10 @@ type scope struct {
 	// strictOnly marks what only strict mode evaluates: the commands of the
 	// wrappers it adds.
 	strictOnly bool
+	// feeds is set where what the statement prints becomes another
+	// command's input or words (the left of a pipe, a substitution): a
+	// string echo prints there may be a path after all.
+	feeds bool
 }
 
 // walker collects the units and tokens of one source. A -c or eval payload
@@ -43,6 +47,10 @@ type walker struct {
 	// being read (readModel), reused from one unit to the next.
 	argBuf []argmodel.Arg
 	argArr [8]argmodel.Arg // argBuf's first backing: most commands have fewer words
+	// root is the parsed source; vars what it assigns to each variable,
+	// collected on first use (vars.go).
+	root syntax.Node
+	vars map[string]varValue
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -113,7 +121,9 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 			}
 			return unknownDir
 		default: // pipeline stages are subshells: nothing leaks
-			w.stmt(c.X, sc)
+			left := sc
+			left.feeds = true
+			w.stmt(c.X, left)
 			piped := sc
 			piped.stdin = "a pipe"
 			w.stmt(c.Y, piped)
@@ -273,11 +283,13 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			if in, ok := w.enter(sc, "inside command substitution"); ok {
+				in.feeds = true
 				w.stmts(n.Stmts, in)
 			}
 			return false
 		case *syntax.ProcSubst:
 			if in, ok := w.enter(sc, "inside process substitution"); ok {
+				in.feeds = true
 				w.stmts(n.Stmts, in)
 			}
 			return false
@@ -338,6 +350,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 		if r.Word == nil {
 			continue
 		}
+		w.noteFDs(r)
 		w.substs(r.Word, sc)
 		if r.Op == syntax.WordHdoc {
 			continue // a here-string is data, not a file
@@ -347,13 +360,18 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 			w.markWrite(r.Op, v)
 			continue
 		}
-		if v, ok := w.pwdForm(r.Word); ok {
-			w.strictToken(v, r.Word, TokenRedirect, sc)
-			w.markWrite(r.Op, v)
+		from := len(w.out.Tokens)
+		placed := w.placeTokens(r.Word, TokenRedirect, sc)
+		w.markWrites(r.Op, from)
+		if placed {
 			continue
 		}
 		v, lit := w.literal(r.Word)
-		if !lit || v == "" {
+		if !lit {
+			w.dynamicRedirect(r, sc)
+			continue
+		}
+		if v == "" {
 			continue
 		}
 		if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (v == "-" || isNumber(v)) {
@@ -369,6 +387,20 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 // terminal, standard output and error) are written by every other command
 // and left alone: asking for them would prompt for nothing.
 func (w *walker) markWrite(op syntax.RedirOperator, target string) {
+	if how := writeOf(op, target); how != "" {
+		w.out.Tokens[len(w.out.Tokens)-1].Writes = how
+	}
+}
+
+// markWrites is markWrite for every token from index from on.
+func (w *walker) markWrites(op syntax.RedirOperator, from int) {
+	for i := from; i < len(w.out.Tokens); i++ {
+		w.out.Tokens[i].Writes = writeOf(op, w.out.Tokens[i].Value)
+	}
+}
+
+// writeOf is how a redirect writes its target, "" when it does not.
+func writeOf(op syntax.RedirOperator, target string) string {
 	var how string
 	switch op {
 	case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.DplOut, syntax.RdrInOut:
@@ -376,13 +408,13 @@ func (w *walker) markWrite(op syntax.RedirOperator, target string) {
 	case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
 		how = WriteAppend
 	default:
-		return
+		return ""
 	}
 	switch target {
 	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
-		return
+		return ""
 	}
-	w.out.Tokens[len(w.out.Tokens)-1].Writes = how
+	return how
 }
 
 // strictToken adds a token only strict mode gates.
@@ -404,7 +436,7 @@ func (w *walker) payload(text string, at Pos, sc scope) {
 		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true, StrictOnly: sc.strictOnly})
 		return
 	}
-	child := &walker{out: w.out, src: text, at: &at}
+	child := &walker{out: w.out, src: text, at: &at, root: f}
 	child.stmts(f.Stmts, sc)
 	if child.err != nil && w.err == nil {
 		w.err = child.err
@@ -420,8 +452,16 @@ func isNumber(s string) bool {
 	return s != ""
 }
 
-// cd folds a literal cd into the directory (the spec's effective directory).
+// cd folds a literal cd into the directory (the spec's effective directory)
+// and keeps the directory it leaves as the previous one (~-).
 func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
+	d := w.cdTarget(args, sc)
+	d.old, d.oldKnown = sc.dir.Path, !sc.dir.Unknown
+	return d
+}
+
+func (w *walker) cdTarget(args []*syntax.Word, sc scope) Dir {
+	physical := false
 	for len(args) > 0 {
 		v, lit := w.literal(args[0])
 		if !lit || v == "-" || v == "--" || !strings.HasPrefix(v, "-") || len(v) < 2 {
@@ -430,6 +470,7 @@ func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
 			}
 			break
 		}
+		physical = physical || strings.Contains(v, "P") && !strings.HasPrefix(v, "--")
 		args = args[1:] // -L, -P, -e, -@
 	}
 	if len(args) == 0 {
@@ -438,9 +479,20 @@ func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
 	if v, ok := w.homeForm(args[0]); ok {
 		return Dir{Path: v}
 	}
+	if d, ok := w.placeDir(args[0], sc); ok {
+		return d
+	}
 	v, lit := w.literal(args[0])
 	switch {
-	case !lit || v == "-" || v == "":
+	case lit && v == "-" && sc.dir.oldKnown:
+		return Dir{Path: sc.dir.old} // cd - goes back to where the last cd left
+	case !lit || v == "-" || v == "" || strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+		// ~user, and ~+ or ~- followed by more than a "/…": not a place
+		// regate knows.
+		return unknownDir
+	case physical && hasDotDot(v):
+		// cd -P walks the path as the kernel does: link/.. is the
+		// folder of the link's target, which a lexical join misses.
 		return unknownDir
 	case path.IsAbs(v) || v == "~" || strings.HasPrefix(v, "~/"):
 		return Dir{Path: path.Clean(v)}

@@ -182,6 +182,9 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 	data["surfaces"] = surfaces
 	data["yolo"] = pol.Knobs.YoloMode
 	data["strict"] = pol.Knobs.Strict
+	if pol.Knobs.CaseInsensitive != nil {
+		data["caseInsensitive"] = *pol.Knobs.CaseInsensitive
+	}
 	return layer{"policy", sources, data}
 }
 

@@ -165,6 +165,12 @@ func decodePolicy(n *node, d *diags) Policy {
 			decodeBool(v, m.key, &k.YoloMode, d)
 		case "strict":
 			decodeBool(v, m.key, &k.Strict, d)
+		case "caseInsensitive":
+			var folds bool
+			if expectKind(v, kindBool, m.key, d) {
+				folds = v.boolean
+				k.CaseInsensitive = &folds
+			}
 		case "debugLog":
 			decodeBool(v, m.key, &k.DebugLog, d)
 		case "permissionReviewLog":

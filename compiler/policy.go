@@ -98,7 +98,13 @@ type Knobs struct {
 	YoloMode bool `json:"yoloMode"`
 	// Strict floors to ask what the spec's rules would allow but that runs
 	// code or writes files under an innocent-looking program (docs/strict.md).
-	Strict                 bool                 `json:"strict"`
+	Strict bool `json:"strict"`
+	// CaseInsensitive says whether the file system folds case (macOS's
+	// and Windows' default ones do): .ENV then opens .env, RM runs rm, and
+	// paths and program names are matched in their on-disk and lower-case
+	// spellings too. nil (the key absent) means the runtime probes the file
+	// system holding the working directory (facts.FoldsCase).
+	CaseInsensitive        *bool                `json:"caseInsensitive,omitempty"`
 	ShellTools             map[string]ShellTool `json:"shellTools,omitempty"`
 	AuthorizerChain        []string             `json:"authorizerChain"`
 	AutoReview             AutoReview           `json:"autoReview"`

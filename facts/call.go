@@ -33,6 +33,11 @@ type Env struct {
 	Cwd, Home string
 	// FS resolves symbolic links; nil means the host's file system.
 	FS FS
+	// FoldCase is set when the file system folds case (casefold.go).
+	FoldCase bool
+	// redirected are the descriptors the command being gated redirects
+	// (bashfacts.Facts.FDs), set while its checks are built.
+	redirected []int
 	// ShellTools are the policy's aliased shells by tool name.
 	ShellTools map[string]ShellTool
 	// Extract decomposes bash; nil means bashfacts.Extract. The runtime
@@ -155,27 +160,9 @@ func Build(call Call, env Env) *Input {
 // strict-only check of its directory spelling, if it names a directory.
 func (e *Env) pathChecks(value, base string) []Check {
 	f := e.PathForms(value, base)
-	c := Check{Surface: "path", Value: value, Forms: f.groups(), Error: f.Err}
+	c := Check{Surface: "path", Value: value, Forms: f.groups(), Error: f.Err, Strict: f.Strict}
 	if d, ok := dirVariant(c, f); ok {
 		return []Check{c, d}
 	}
 	return []Check{c}
-}
-
-// groups are the spelling groups of a path for its check: the referenced
-// and the canonical spellings, or one group when the two are the same set
-// (no link involved, the path inside the cwd): the second group would be
-// decided exactly as the first. A canonical group that is only a subset
-// (../other/x) stays a group of its own, as R2 decides it on its own.
-func (f Forms) groups() [][]string {
-	if len(f.Canonical) == len(f.Referenced) {
-		same := true
-		for _, c := range f.Canonical {
-			same = same && slices.Contains(f.Referenced, c)
-		}
-		if same {
-			return [][]string{f.Referenced}
-		}
-	}
-	return [][]string{f.Referenced, f.Canonical}
 }

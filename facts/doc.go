@@ -26,8 +26,14 @@
 // A path is expanded (~, $HOME, ${HOME}), normalised lexically, made
 // absolute against the effective directory and, inside the cwd, relative to
 // it. Symbolic links are resolved through FS, which has a virtual twin
-// (MapFS) for tests. A link whose target is absent resolves to that target;
-// a loop fails closed to ask.
+// (MapFS) for tests, component by component as the kernel does
+// (resolve.go): when a ".." makes the kernel's place differ from the
+// cleaned path's (link/.. is the folder of the link's target), that place
+// is a spelling group too. /proc/self and /dev/fd are the command's own
+// process. A link whose target is absent resolves to that target; a loop
+// or a permission error fails closed to ask. On a file system that folds
+// case (Env.FoldCase; FoldsCase probes it, FoldMapFS fakes it) each
+// existing component is also spelt as the disk lists it (casefold.go).
 //
 // # Tools
 //

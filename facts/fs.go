@@ -67,54 +67,13 @@ func (m MapFS) Readlink(name string) (string, error) {
 	return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
 }
 
-// maxLinks bounds how many links one resolution follows (R14).
-const maxLinks = 40
-
-var errLinkLoop = errors.New("too many levels of symbolic links")
-
-// Canonical resolves every symbolic link in the absolute, clean path p. A
-// component that does not exist is kept as written; a link whose target is
-// absent still resolves to that target (R14). A loop, or more than 40
-// links, is an error.
+// Canonical resolves every symbolic link in the absolute path p, as the
+// kernel does (resolve.go): a component that does not exist is kept as
+// written; a link whose target is absent still resolves to that target
+// (R14). A loop, or more than 40 links, is an error.
 func Canonical(fsys FS, p string) (string, error) {
-	c, _, err := canonical(fsys, p)
-	return c, err
-}
-
-// canonical is Canonical, also telling whether the path names a directory.
-func canonical(fsys FS, p string) (string, bool, error) {
-	parts := splitPath(p)
-	cur := "/"
-	links := 0
-	isDir := true // "/"
-	for i := 0; i < len(parts); i++ {
-		next := path.Join(cur, parts[i])
-		mode, err := fsys.Lstat(next)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				cur, isDir = next, false
-				continue
-			}
-			return "", false, err
-		}
-		if mode&fs.ModeSymlink == 0 {
-			cur, isDir = next, mode.IsDir()
-			continue
-		}
-		if links++; links > maxLinks {
-			return "", false, errLinkLoop
-		}
-		target, err := fsys.Readlink(next)
-		if err != nil {
-			return "", false, err
-		}
-		if !path.IsAbs(target) {
-			target = path.Join(cur, target)
-		}
-		parts = append(splitPath(path.Clean(target)), parts[i+1:]...)
-		cur, i, isDir = "/", -1, true
-	}
-	return cur, isDir, nil
+	r, err := resolver{fsys: fsys, cwd: "/"}.resolve(p)
+	return r.path, err
 }
 
 // DirReader is a file system that can list a directory: what strict mode

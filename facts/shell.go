@@ -49,6 +49,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	if err != nil {
 		return append(checks, Check{Surface: "bash", Value: whole, Forms: [][]string{{whole}}, Unparseable: true, Reason: err.Error()})
 	}
+	e.redirected = bf.FDs
 	// Units and tokens each come in source order; merged, a unit goes
 	// before a token at the same offset, so an enclosing unit comes before
 	// what is nested in it (R13).
@@ -82,8 +83,8 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 			c.At = u.Pos.String()
 		}
 		checks = append(checks, c)
-		if len(u.Spellings) > 0 {
-			checks = append(checks, spellingsCheck(c, u.Spellings))
+		if sp := e.unitSpellings(u); len(sp) > 0 {
+			checks = append(checks, spellingsCheck(c, sp))
 		}
 		i++
 	}
@@ -94,16 +95,23 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 // when it names something that exists; after a cd to an unknown place a
 // relative token keeps only its literal form.
 func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
+	if t.Unknown != "" {
+		return unknownCheck(t), Forms{}, true
+	}
 	dir, known := e.effectiveDir(t.Dir, base)
 	value := t.Value
 	relative := !path.IsAbs(homedir.Expand(value, e.Home))
+	stray := e.strayDir(t.Dir, dir, known)
 	if t.Bare {
 		if !known {
-			return Check{}, Forms{}, false
+			return strayBare(t), Forms{}, true
 		}
 		if _, err := e.fs().Lstat(path.Join(dir, value)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return Check{Surface: "path", Value: value, Forms: [][]string{{value}}, Error: err.Error(), At: t.Pos.String()}, Forms{}, true
+			}
+			if stray != "" {
+				return strayBare(t), Forms{}, true
 			}
 			return Check{}, Forms{}, false
 		}
@@ -111,11 +119,14 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 	c := Check{Surface: "path", Value: value, Bare: t.Bare, At: t.Pos.String(), StrictOnly: t.StrictOnly}
 	if relative && !known {
 		lit := path.Clean(value)
-		c.Forms = [][]string{{lit}}
+		c.Forms, c.Strict = [][]string{{lit}}, stray
 		return c, Forms{}, true
 	}
 	f := e.PathForms(value, dir)
-	c.Forms, c.Error = f.groups(), f.Err
+	c.Forms, c.Error, c.Strict = f.groups(), f.Err, e.pathStrict(f)
+	if relative && stray != "" {
+		c.Strict = stray
+	}
 	return c, f, true
 }
 

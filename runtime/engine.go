@@ -108,6 +108,7 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	for _, o := range opts {
 		o(e)
 	}
+	e.env.FoldCase = foldsCase(out.Knobs.CaseInsensitive, e.env)
 	if e.session == nil {
 		e.session = NewSession(out.Home)
 	}
@@ -125,6 +126,20 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	}
 	e.query = q
 	return e, nil
+}
+
+// foldsCase is the policy's "caseInsensitive" when it sets it, else what
+// a probe of the file system holding the working directory finds, once per
+// engine (facts.FoldsCase).
+func foldsCase(knob *bool, env facts.Env) bool {
+	if knob != nil {
+		return *knob
+	}
+	fsys := env.FS
+	if fsys == nil {
+		fsys = facts.OSFS{}
+	}
+	return facts.FoldsCase(fsys, env.Cwd)
 }
 
 // prepareQuery prepares query over the library, the generated modules and

@@ -52,7 +52,9 @@ func TestFaults(t *testing.T) {
 			fsys: faultFS{MapFS: facts.MapFS{"/repo/link": "link:/secret/key"}, readlink: map[string]error{"/repo/link": denied}},
 			call: read("/repo/link"), want: "ask", reason: "permission denied"},
 		{name: "permission denied on lstat",
-			fsys: faultFS{MapFS: facts.MapFS{}, lstat: map[string]error{"/repo/x": &fs.PathError{Op: "lstat", Path: "/repo/x", Err: fs.ErrPermission}}},
+			// /repo exists: the kernel (and facts) never look below a
+			// folder that does not.
+			fsys: faultFS{MapFS: facts.MapFS{"/repo/y": "file"}, lstat: map[string]error{"/repo/x": &fs.PathError{Op: "lstat", Path: "/repo/x", Err: fs.ErrPermission}}},
 			call: read("/repo/x"), want: "ask", reason: "permission denied"},
 		{name: "a symlink loop",
 			fsys: facts.MapFS{"/repo/a": "link:/repo/b", "/repo/b": "link:/repo/a"},

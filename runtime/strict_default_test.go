@@ -19,7 +19,7 @@ type defaultEngines struct {
 	plain  *runtime.Engine
 }
 
-func newDefaultEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
+func newDefaultEngines(t *testing.T, fsys facts.FS) defaultEngines {
 	t.Helper()
 	src, err := fs.ReadFile(policies.FS, "default.jsonc")
 	if err != nil {
