@@ -115,6 +115,10 @@ type Token struct {
 	// Pattern is set when the word has an unquoted glob (* ? [) or brace:
 	// the shell turns it into other paths, which strict mode expands.
 	Pattern bool `json:"pattern,omitempty"`
+	// Glob is the pattern as bash matches it, when it is not Value: quoted
+	// characters escaped with a backslash, unquoted escapes kept, extglob
+	// groups as written ('*'.en? is \*.en?). Empty when Value is the pattern.
+	Glob string `json:"glob,omitempty"`
 	// StrictOnly marks a token only strict mode gates: one of a command a
 	// strict wrapper runs, or the path of git show REV:path.
 	StrictOnly bool `json:"strict_only,omitempty"`

@@ -48,8 +48,12 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 			continue
 		}
 		t, lit := w.literal(word)
+		if !lit {
+			t, lit = w.extglobText(word)
+		}
 		if skipNext {
 			skipNext = false
+			w.globbedOperand(word, sc)
 			continue
 		}
 		if !lit || t == "" || t == "-" {
@@ -67,6 +71,7 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 		}
 		if skipOperands > 0 {
 			skipOperands--
+			w.globbedOperand(word, sc)
 			continue
 		}
 		if strings.Contains(t, "://") || isAssignment(t) {

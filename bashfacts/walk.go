@@ -347,6 +347,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 			continue
 		}
 		v, lit := w.literal(r.Word)
+		if !lit {
+			v, lit = w.extglobText(r.Word)
+		}
 		if !lit || v == "" {
 			continue
 		}
@@ -386,8 +389,12 @@ func (w *walker) strictToken(v string, word *syntax.Word, kind string, sc scope)
 }
 
 func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {
-	w.out.Tokens = append(w.out.Tokens, Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir,
-		Pattern: strings.ContainsAny(v, "*?[") && w.globs(word), StrictOnly: sc.strictOnly})
+	t := Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir, StrictOnly: sc.strictOnly}
+	t.Pattern, t.Glob = w.globOf(v, word)
+	if hasExtglob(word) {
+		t.StrictOnly = true // the spec reads such a word as an expansion, not a path
+	}
+	w.out.Tokens = append(w.out.Tokens, t)
 }
 
 // payload parses the program an opaque wrapper runs (D2) and walks it as
