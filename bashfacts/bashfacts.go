@@ -159,11 +159,12 @@ func Extract(src string) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src}
+	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src, root: f}
 	w.stmts(f.Stmts, scope{})
 	if w.err != nil {
 		return nil, w.err
 	}
+	w.specUnitless()
 	// Source order (R13): left to right; at the same place, what was found
 	// first, which is the enclosing unit before the units nested in it.
 	slices.SortStableFunc(w.out.Units, func(a, b Unit) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })

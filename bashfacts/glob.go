@@ -47,13 +47,6 @@ func (w *walker) globOf(v string, word *syntax.Word) (bool, string) {
 // written. It fails for any other expansion, and for an extglob group
 // whose own text quotes or expands (bash would remove the quotes first).
 func (w *walker) globText(word *syntax.Word) (string, bool) {
-	home := ""
-	if v, ok := w.homeForm(word); ok {
-		home = "$HOME"
-		if strings.HasPrefix(v, "${HOME}") {
-			home = "${HOME}"
-		}
-	}
 	var b strings.Builder
 	for i, p := range flattenQuotes(word.Parts) {
 		switch part := p.part.(type) {
@@ -70,10 +63,15 @@ func (w *walker) globText(word *syntax.Word) (string, bool) {
 			}
 			b.WriteString(globQuote(v))
 		case *syntax.ParamExp:
-			if i != 0 || home == "" {
+			v, ok := w.homeForm(word)
+			if i != 0 || !ok {
 				return "", false
 			}
-			b.WriteString(home)
+			if strings.HasPrefix(v, "${HOME}") {
+				b.WriteString("${HOME}")
+			} else {
+				b.WriteString("$HOME")
+			}
 		case *syntax.ExtGlob:
 			if p.quoted || strings.ContainsAny(part.Pattern.Value, "'\"$`") {
 				return "", false

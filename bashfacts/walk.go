@@ -21,6 +21,9 @@ type scope struct {
 	// strictOnly marks what only strict mode evaluates: the commands of the
 	// wrappers it adds.
 	strictOnly bool
+	// evaluates says why the statement's own words evaluate a stored
+	// string (storedeval.go).
+	evaluates string
 }
 
 // walker collects the units and tokens of one source. A -c or eval payload
@@ -31,12 +34,17 @@ type walker struct {
 	src string
 	at  *Pos
 	err error
+	// root is the parsed source, scanned for assignments when a construct
+	// needs them (storedvars.go).
+	root *syntax.File
 	// unitPos is where the simple command being walked starts; a payload
 	// taken from a flag's attached value is placed there.
 	unitPos Pos
 	// envSet names a sensitive variable an earlier statement set (PATH=…,
 	// export LD_PRELOAD=…): every later unit runs under it.
 	envSet string
+	// shell is what earlier statements did to the shell (shellstate.go).
+	shell shellState
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -58,7 +66,7 @@ func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	}
 	sc.depth++
 	sc.origin = origin
-	sc.stdin, sc.env = "", ""
+	sc.stdin, sc.env, sc.evaluates = "", "", ""
 	return sc, true
 }
 
@@ -78,6 +86,7 @@ func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
 	if in := stdinOf(st); in != "" {
 		sc.stdin = in
 	}
+	sc.evaluates = w.noteStatement(st)
 	after := w.command(st.Cmd, sc)
 	w.redirects(st.Redirs, sc)
 	if st.Background || st.Coprocess || st.Disown {
@@ -140,8 +149,10 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		}
 		w.compound(c, kw, sc)
 		if in, ok := w.enter(sc, origin); ok {
+			mark := w.markLoop()
 			w.stmts(c.Cond, in)
 			w.stmts(c.Do, in)
+			w.endLoop(mark)
 		}
 		return w.settled(c, sc)
 	case *syntax.ForClause:
@@ -151,8 +162,10 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		}
 		w.compound(c, kw, sc)
 		if in, ok := w.enter(sc, "inside "+kw+" loop"); ok {
+			mark := w.markLoop()
 			w.substs(c.Loop, in)
 			w.stmts(c.Do, in)
+			w.endLoop(mark)
 		}
 		return w.settled(c, sc)
 	case *syntax.CaseClause:
@@ -228,7 +241,7 @@ func (w *walker) settled(n syntax.Node, sc scope) Dir {
 	changes := false
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-			if name, lit := w.literal(ce.Args[0]); lit && (name == "cd" || name == "pushd" || name == "popd") {
+			if name, lit := w.literal(ce.Args[0]); lit && (name == "cd" || name == "pushd" || name == "popd" || w.shell.funcs[name]) {
 				changes = true
 			}
 		}
@@ -250,6 +263,7 @@ func (w *walker) compound(n syntax.Node, kw string, sc scope) int {
 		Program:    kw,
 		Compound:   true,
 		StrictOnly: sc.strictOnly,
+		Strict:     sc.evaluates,
 	})
 	return len(w.out.Units) - 1
 }
@@ -310,7 +324,8 @@ func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 		w.substs(a, sc)
 	}
 	if len(c.Args) == 0 {
-		return sc.dir // assignments only
+		w.assignmentsOnly(c, sc)
+		return sc.dir
 	}
 	return w.simple(c.Args, c.Pos(), sc)
 }
@@ -405,8 +420,11 @@ func (w *walker) payload(text string, at Pos, sc scope) {
 		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true, StrictOnly: sc.strictOnly})
 		return
 	}
-	child := &walker{out: w.out, src: text, at: &at}
+	// The payload runs after what came before it, and (eval) in the same
+	// shell: it starts from the state so far and hands its own back.
+	child := &walker{out: w.out, src: text, root: f, at: &at, envSet: w.envSet, shell: w.shell}
 	child.stmts(f.Stmts, sc)
+	w.envSet, w.shell = child.envSet, child.shell
 	if child.err != nil && w.err == nil {
 		w.err = child.err
 	}
