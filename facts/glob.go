@@ -19,7 +19,8 @@ import (
 // bashfacts instead). The pattern of one path component is matched by
 // mvdan.cc/sh/v3/pattern, bash's own notation: * ? [...] with [!...] and
 // [^...] negation, POSIX classes ([[:alpha:]]), backslash escapes, and
-// extglob ?(…) *(…) +(…) @(…); a negated group !(…) is not expanded, and
+// extglob ?(…) *(…) +(…) @(…), the classes as a UTF-8 locale reads them
+// (Unicode letters are [[:alpha:]]); a negated group !(…) is not expanded, and
 // asks. A name that starts with a dot is matched only where the pattern
 // spells that dot: a leading "." or "\.", or an extglob group at the start
 // one of whose alternatives does (@(.env|x), ?(.)env), as bash's
@@ -175,8 +176,26 @@ func compileGlob(p string) (*regexp.Regexp, error) {
 		}
 		return nil, err
 	}
-	return regexp.Compile(expr)
+	return regexp.Compile(unicodeClasses.Replace(expr))
 }
+
+// unicodeClasses widens the POSIX classes, which Go's regexp reads as
+// ASCII, to what bash matches in a UTF-8 locale: [[:alpha:]] matches ä.
+var unicodeClasses = strings.NewReplacer(
+	"[:alpha:]", `\p{L}`,
+	"[:alnum:]", `\p{L}\p{Nd}`,
+	"[:upper:]", `\p{Lu}`,
+	"[:lower:]", `\p{Ll}`,
+	"[:digit:]", `0-9`,
+	"[:xdigit:]", `0-9A-Fa-f`,
+	"[:space:]", `\s\p{Z}`,
+	"[:blank:]", ` \t\p{Zs}`,
+	"[:punct:]", `\p{P}\p{S}`,
+	"[:cntrl:]", `\p{Cc}`,
+	"[:graph:]", `\p{L}\p{M}\p{N}\p{P}\p{S}`,
+	"[:print:]", `\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}`,
+	"[:word:]", `\p{L}\p{M}\p{Nd}\p{Pc}`,
+)
 
 // Bounds on the rests dotRests may find, past which the glob asks: an
 // extglob group that repeats one that may be empty would never end.
