@@ -73,7 +73,7 @@ func (w *walker) globText(word *syntax.Word) (string, bool) {
 				b.WriteString("$HOME")
 			}
 		case *syntax.ExtGlob:
-			if p.quoted || strings.ContainsAny(part.Pattern.Value, "'\"$`") {
+			if p.quoted || part.Pattern == nil || strings.ContainsAny(part.Pattern.Value, "'\"$`") {
 				return "", false
 			}
 			b.WriteString(part.Op.String())

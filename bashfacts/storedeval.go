@@ -46,7 +46,7 @@ func (w *walker) noteStatement(st *syntax.Stmt) string {
 			}
 		}
 	case *syntax.ForClause:
-		if it, ok := c.Loop.(*syntax.WordIter); ok && sensitiveEnv(it.Name.Value) && w.envSet == "" {
+		if it, ok := c.Loop.(*syntax.WordIter); ok && it.Name != nil && sensitiveEnv(it.Name.Value) && w.envSet == "" {
 			w.envSet = it.Name.Value // for PATH in …: the body runs under it
 		}
 	}

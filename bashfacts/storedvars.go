@@ -116,6 +116,9 @@ func (w *walker) scanAssignments(n syntax.Node, v *varFacts) {
 				}
 			}
 		case *syntax.WordIter:
+			if n.Name == nil {
+				break
+			}
 			k := kindAny // for x; do: the positional parameters
 			if len(n.Items) > 0 {
 				k = kindInt
