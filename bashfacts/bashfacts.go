@@ -120,6 +120,10 @@ type Token struct {
 	// Pattern is set when the word has an unquoted glob (* ? [) or brace:
 	// the shell turns it into other paths, which strict mode expands.
 	Pattern bool `json:"pattern,omitempty"`
+	// Glob is the pattern as bash matches it, when it is not Value: quoted
+	// characters escaped with a backslash, unquoted escapes kept, extglob
+	// groups as written ('*'.en? is \*.en?). Empty when Value is the pattern.
+	Glob string `json:"glob,omitempty"`
 	// StrictOnly marks a token only strict mode gates: one of a command a
 	// strict wrapper runs, or the path of git show REV:path.
 	StrictOnly bool `json:"strict_only,omitempty"`
@@ -184,6 +188,7 @@ func Extract(src string) (*Facts, error) {
 	if w.err != nil {
 		return nil, w.err
 	}
+	w.specUnitless()
 	// Source order (R13): left to right; at the same place, what was found
 	// first, which is the enclosing unit before the units nested in it.
 	slices.SortStableFunc(w.out.Units, func(a, b Unit) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })

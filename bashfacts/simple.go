@@ -181,10 +181,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	for _, f := range nested {
 		f()
 	}
-	if prog == "cd" {
-		return w.cd(argWords, sc)
-	}
-	return sc.dir
+	return w.dirAfter(prog, argWords, sc)
 }
 
 // stripTransparent drops command, builtin and exec (with their options):

@@ -217,6 +217,9 @@ func sensitiveEnv(name string) bool {
 		"EDITOR", "VISUAL", "SHELLOPTS", "BASHOPTS", "IFS", "CDPATH", "MANPAGER", "GIT_PAGER", "ZDOTDIR":
 		return true
 	}
+	if stateVariable(name) {
+		return true
+	}
 	for _, p := range []string{"LD_", "LESS", "GIT_", "PYTHON", "PERL5", "DYLD_", "NPM_CONFIG_"} {
 		if strings.HasPrefix(name, p) {
 			return true
@@ -242,18 +245,24 @@ func sensitiveAssignment(word string) string {
 // expands reports a command word that is an expansion, a
 // glob or a brace: what runs cannot be known.
 func (w *walker) expands(word *syntax.Word) bool {
+	meta := false
 	for _, p := range flattenQuotes(word.Parts) {
 		switch part := p.part.(type) {
 		case *syntax.Lit:
-			if !p.quoted && strings.ContainsAny(part.Value, "*?[{") {
+			if !p.quoted && strings.Contains(part.Value, "{") {
 				return true
 			}
+			meta = meta || (!p.quoted && strings.ContainsAny(part.Value, "*?["))
 		case *syntax.SglQuoted:
 		default:
 			return true
 		}
 	}
-	return false
+	if !meta {
+		return false
+	}
+	g, _ := w.globText(word) // a lone [ is the test command, not a glob
+	return hasGlobMeta(g)
 }
 
 // globs reports a word with an unquoted glob character.
@@ -283,6 +292,9 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	}
 	if u.Strict == "" {
 		u.Strict = codeArgument(prog, args)
+	}
+	if reason := w.unitState(prog, words, argWords, args, sc); u.Strict == "" {
+		u.Strict = reason
 	}
 	if prog == "git" {
 		w.gitObjectPaths(args, argWords, sc)

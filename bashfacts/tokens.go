@@ -62,8 +62,12 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 		return
 	}
 	t, lit := w.literal(word)
+	if !lit {
+		t, lit = w.extglobText(word)
+	}
 	if st.skipNext {
 		st.skipNext = false
+		w.globbedOperand(word, sc)
 		return
 	}
 	if !lit {
@@ -85,6 +89,7 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 	}
 	if st.skipOperands > 0 {
 		st.skipOperands--
+		w.globbedOperand(word, sc)
 		return
 	}
 	if strings.Contains(t, "://") || isAssignment(t) {

@@ -32,27 +32,27 @@ const maxSpellings = 16
 // assigns it at all. The assignments are collected once per walker, on
 // first use: most commands expand no variable.
 func (w *walker) variable(name string) (varValue, bool) {
-	if w.vars == nil {
-		w.vars = map[string]varValue{}
+	if w.assigned == nil {
+		w.assigned = map[string]varValue{}
 		if w.root != nil {
 			w.collectVars(w.root)
 		}
 	}
-	v, ok := w.vars[name]
+	v, ok := w.assigned[name]
 	return v, ok
 }
 
 // setVar records an assignment: the variable holds one of the literal
 // values it is given, or is unknown once any value is not literal.
 func (w *walker) setVar(name, value string, known bool) {
-	old, ok := w.vars[name]
+	old, ok := w.assigned[name]
 	switch {
 	case !ok:
-		w.vars[name] = varValue{values: []string{value}, known: known}
+		w.assigned[name] = varValue{values: []string{value}, known: known}
 	case !old.known || !known || len(old.values) == maxSpellings:
-		w.vars[name] = varValue{}
+		w.assigned[name] = varValue{}
 	case !contains(old.values, value):
-		w.vars[name] = varValue{values: append(old.values, value), known: true}
+		w.assigned[name] = varValue{values: append(old.values, value), known: true}
 	}
 }
 

@@ -27,6 +27,9 @@ type scope struct {
 	// command's input or words (the left of a pipe, a substitution): a
 	// string echo prints there may be a path after all.
 	feeds bool
+	// evaluates says why the statement's own words evaluate a stored
+	// string (storedeval.go).
+	evaluates string
 }
 
 // walker collects the units and tokens of one source. A -c or eval payload
@@ -37,6 +40,9 @@ type walker struct {
 	src string
 	at  *Pos
 	err error
+	// root is the parsed source, scanned for assignments when a construct
+	// needs them (vars.go, storedvars.go).
+	root *syntax.File
 	// unitPos is where the simple command being walked starts; a payload
 	// taken from a flag's attached value is placed there.
 	unitPos Pos
@@ -47,10 +53,11 @@ type walker struct {
 	// being read (readModel), reused from one unit to the next.
 	argBuf []argmodel.Arg
 	argArr [8]argmodel.Arg // argBuf's first backing: most commands have fewer words
-	// root is the parsed source; vars what it assigns to each variable,
-	// collected on first use (vars.go).
-	root syntax.Node
-	vars map[string]varValue
+	// assigned is what the source assigns to each variable, collected on
+	// first use (vars.go).
+	assigned map[string]varValue
+	// shell is what earlier statements did to the shell (shellstate.go).
+	shell shellState
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -72,7 +79,7 @@ func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	}
 	sc.depth++
 	sc.origin = origin
-	sc.stdin, sc.env = "", ""
+	sc.stdin, sc.env, sc.evaluates = "", "", ""
 	return sc, true
 }
 
@@ -92,6 +99,7 @@ func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
 	if in := stdinOf(st); in != "" {
 		sc.stdin = in
 	}
+	sc.evaluates = w.noteStatement(st)
 	after := w.command(st.Cmd, sc)
 	w.redirects(st.Redirs, sc)
 	if st.Background || st.Coprocess || st.Disown {
@@ -156,8 +164,10 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		}
 		w.compound(c, kw, sc)
 		if in, ok := w.enter(sc, origin); ok {
+			mark := w.markLoop()
 			w.stmts(c.Cond, in)
 			w.stmts(c.Do, in)
+			w.endLoop(mark)
 		}
 		return w.settled(c, sc)
 	case *syntax.ForClause:
@@ -167,8 +177,10 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		}
 		w.compound(c, kw, sc)
 		if in, ok := w.enter(sc, "inside "+kw+" loop"); ok {
+			mark := w.markLoop()
 			w.substs(c.Loop, in)
 			w.stmts(c.Do, in)
+			w.endLoop(mark)
 		}
 		return w.settled(c, sc)
 	case *syntax.CaseClause:
@@ -244,7 +256,7 @@ func (w *walker) settled(n syntax.Node, sc scope) Dir {
 	changes := false
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-			if name, lit := w.literal(ce.Args[0]); lit && (name == "cd" || name == "pushd" || name == "popd") {
+			if name, lit := w.literal(ce.Args[0]); lit && (name == "cd" || name == "pushd" || name == "popd" || w.shell.funcs[name]) {
 				changes = true
 			}
 		}
@@ -266,6 +278,7 @@ func (w *walker) compound(n syntax.Node, kw string, sc scope) int {
 		Program:    kw,
 		Compound:   true,
 		StrictOnly: sc.strictOnly,
+		Strict:     sc.evaluates,
 	})
 	return len(w.out.Units) - 1
 }
@@ -328,7 +341,8 @@ func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 		w.substs(a, sc)
 	}
 	if len(c.Args) == 0 {
-		return sc.dir // assignments only
+		w.assignmentsOnly(c, sc)
+		return sc.dir
 	}
 	return w.simple(c.Args, c.Pos(), sc)
 }
@@ -368,8 +382,11 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc scope) {
 		}
 		v, lit := w.literal(r.Word)
 		if !lit {
-			w.dynamicRedirect(r, sc)
-			continue
+			v, lit = w.extglobText(r.Word)
+			if !lit {
+				w.dynamicRedirect(r, sc)
+				continue
+			}
 		}
 		if v == "" {
 			continue
@@ -424,8 +441,12 @@ func (w *walker) strictToken(v string, word *syntax.Word, kind string, sc scope)
 }
 
 func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc scope) {
-	w.out.Tokens = append(w.out.Tokens, Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir,
-		Pattern: strings.ContainsAny(v, "*?[") && w.globs(word), StrictOnly: sc.strictOnly})
+	t := Token{Value: v, Pos: w.pos(word.Pos()), Kind: kind, Bare: bare, Dir: sc.dir, StrictOnly: sc.strictOnly}
+	t.Pattern, t.Glob = w.globOf(v, word)
+	if hasExtglob(word) {
+		t.StrictOnly = true // the spec reads such a word as an expansion, not a path
+	}
+	w.out.Tokens = append(w.out.Tokens, t)
 }
 
 // payload parses the program an opaque wrapper runs (D2) and walks it as
@@ -436,8 +457,11 @@ func (w *walker) payload(text string, at Pos, sc scope) {
 		w.out.Units = append(w.out.Units, Unit{Text: strings.TrimSpace(text), Pos: at, Origin: sc.origin, Unparseable: true, StrictOnly: sc.strictOnly})
 		return
 	}
-	child := &walker{out: w.out, src: text, at: &at, root: f}
+	// The payload runs after what came before it, and (eval) in the same
+	// shell: it starts from the state so far and hands its own back.
+	child := &walker{out: w.out, src: text, root: f, at: &at, envSet: w.envSet, shell: w.shell}
 	child.stmts(f.Stmts, sc)
+	w.envSet, w.shell = child.envSet, child.shell
 	if child.err != nil && w.err == nil {
 		w.err = child.err
 	}

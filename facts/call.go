@@ -107,6 +107,11 @@ type Check struct {
 	// are the paths found inside it (tree.go): a deny among them asks
 	// instead, since the person named the folder, not the file.
 	Within string `json:"within,omitempty"`
+	// Role is "read" for the read-surface check of a file a bash command
+	// reads (its program's argument model says so): the read rules decide
+	// it, never the universal fallback, so a policy that allows "cat *" and
+	// says nothing of read does not ask for every cat under strict mode.
+	Role string `json:"role,omitempty"`
 }
 
 // Build extracts the facts of one call. It never decides: every check it

@@ -34,11 +34,13 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	return out
 }
 
-// roleCheck is c on another surface, decided by strict mode alone; the
-// catch-all decides it as it decides the same file tool's call.
+// roleCheck is c on the read surface, decided by strict mode alone and by
+// the read rules alone (Check.Role): the read surface's own catch-all
+// decides it as it decides the read tool's call, the universal fallback
+// does not.
 func roleCheck(c Check, surface string) Check {
 	r := c
-	r.Surface, r.StrictOnly, r.Bare = surface, true, false
+	r.Surface, r.StrictOnly, r.Bare, r.Role = surface, true, false, surface
 	return r
 }
 

@@ -150,15 +150,19 @@ type flagMember struct {
 	on  bool
 }
 
+// How many string and flag members checkMembers lists: the input
+// document's builder sizes its scratch array by them.
+const checkStrings, checkFlags = 9, 4
+
 // checkMembers lists a check's members beside surface, value and forms: the
 // one list both the input document (inputValue) and the decision cache's
 // key (inputKey) are built from. Fixed-size arrays keep it free of
 // allocations on the hot path.
-func checkMembers(c *facts.Check) ([8]stringMember, [4]flagMember) {
-	return [8]stringMember{
+func checkMembers(c *facts.Check) ([checkStrings]stringMember, [checkFlags]flagMember) {
+	return [checkStrings]stringMember{
 			{"origin", c.Origin}, {"error", c.Error}, {"wrapper", c.Wrapper}, {"reason", c.Reason}, {"at", c.At},
-			{"strict", c.Strict}, {"malformed", c.Malformed}, {"within", c.Within},
-		}, [4]flagMember{
+			{"strict", c.Strict}, {"malformed", c.Malformed}, {"within", c.Within}, {"role", c.Role},
+		}, [checkFlags]flagMember{
 			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly}, {"spec_only", c.SpecOnly},
 		}
 }

@@ -375,7 +375,7 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 		}
 		// NewObject copies its items, so one scratch array serves every check;
 		// it holds surface, value, forms and every member checkMembers lists.
-		var kv [3 + 8 + 4][2]*ast.Term
+		var kv [3 + checkStrings + checkFlags][2]*ast.Term
 		n := 0
 		add := func(key string, value *ast.Term) {
 			kv[n] = ast.Item(term(key), value)

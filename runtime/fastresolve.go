@@ -123,7 +123,7 @@ func (r *resolver) layered(i int, c ast.Object) (string, ast.Object, string, err
 	if topRule != nil {
 		return actionOf(top), topRule, topLayer, nil
 	}
-	if surface == "path" || bare {
+	if surface == "path" || bare || get(c, "role") != nil {
 		return "", nil, "", nil
 	}
 	if f, ok := r.agentFallback.(ast.Object); ok {

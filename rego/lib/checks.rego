@@ -69,9 +69,11 @@ layered(i, c, ctx) := pick(os) if {
 } else := fallback_outcome(i, ctx) if {
 	# A path nothing matched is decided by the path surface alone; a bare
 	# value (a command's base name beside its path spelling) only by a rule
-	# that names it.
+	# that names it; a file a bash command reads (role "read") by the read
+	# rules alone.
 	c.surface != "path"
 	not c.bare
+	not c.role
 }
 
 form_outcome(i, c, f, ctx) := {"action": r.action, "rule": r, "layer": "session", "i": i} if {

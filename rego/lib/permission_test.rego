@@ -192,3 +192,29 @@ test_strict_skips_spec_only_and_decides_strict_only if {
 	d.action == "ask"
 	d.matched == "notes"
 }
+
+# cat notes under a policy that allows "cat *" and says nothing of read:
+# the file cat reads (role "read") meets the read rules alone, not the
+# universal fallback.
+cat_notes := {
+	"tool": "bash",
+	"unregistered": false,
+	"checks": [
+		{"surface": "bash", "value": "cat notes", "forms": [["cat notes"]]},
+		{"surface": "read", "value": "notes", "forms": [["notes"]], "strict_only": true, "role": "read"},
+	],
+	"session": {"approvals": {}},
+}
+
+test_read_role_skips_the_universal_fallback if {
+	d := permission.decision with input as cat_notes
+		with data.regate.rules.policy as {"strict": true, "surfaces": {"bash": only("cat notes", "allow")}, "fallback": {"pattern": "*", "action": "ask", "pos": "t:9:9"}}
+	d.action == "allow"
+}
+
+test_read_role_meets_the_read_rules if {
+	d := permission.decision with input as cat_notes
+		with data.regate.rules.policy as {"strict": true, "surfaces": {"bash": only("cat notes", "allow"), "read": catch_all("ask")}, "fallback": {"pattern": "*", "action": "allow", "pos": "t:9:9"}}
+	d.action == "ask"
+	d.surface == "read"
+}
