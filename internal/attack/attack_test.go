@@ -1,0 +1,179 @@
+package attack_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/internal/attack"
+)
+
+// defaultShapes is sized for a run of well under a minute on two shared
+// cores; REGATE_ATTACK_N asks for more, REGATE_ATTACK_SEED for another
+// family.
+const defaultShapes = 1000
+
+// TestAttackFamily: under the bundled default policy, no generated command
+// that the policy allows reads a denied path, writes a file or runs a
+// program the policy does not allow, as judged by running it in real bash
+// under strace -f in a fresh copy of the fixture. Disagreements of a known
+// class (testdata/tolerated.txt) are counted and listed in the log; any
+// other fails the test.
+func TestAttackFamily(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs bash under strace for every allowed command")
+	}
+	for _, tool := range []string{"bash", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is absent: %v", tool, err)
+		}
+	}
+	if err := attack.StraceWorks(); err != nil {
+		t.Skipf("strace cannot trace here: %v", err)
+	}
+	for _, prog := range []string{"rg", "gzip"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Logf("%s is absent: the shapes that run it test nothing", prog)
+		}
+	}
+	n := envInt(t, "REGATE_ATTACK_N", defaultShapes)
+	seed := envInt(t, "REGATE_ATTACK_SEED", 1)
+
+	fix, err := attack.NewFixture(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge, err := attack.NewJudge(fix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := readTolerated(t)
+	shapes := attack.Generate(uint64(seed), n, attack.Layout{Home: fix.Home, Project: fix.Project})
+
+	dump := openDump(t)
+	ctx := context.Background()
+	decided := map[string]int{}
+	var ran, disagree, tolerated int
+	seen := map[*attack.Class]int{}
+	var failures []string
+	for _, s := range shapes {
+		r := judge.Try(ctx, s)
+		if r.Fault != nil {
+			decided["fault"]++
+			continue
+		}
+		decided[r.Decision.Action]++
+		if r.Ran {
+			ran++
+		}
+		dump(judge, r)
+		if r.RunErr != nil {
+			t.Logf("shape %d: %v: %s", s.Index, r.RunErr, s.Cmd)
+		}
+		if !r.Disagrees() {
+			continue
+		}
+		disagree++
+		if cs := attack.Tolerates(classes, r); cs != nil {
+			tolerated++
+			for _, c := range cs {
+				seen[c]++
+			}
+			if os.Getenv("REGATE_ATTACK_VERBOSE") != "" {
+				t.Logf("tolerated: %s", judge.Report(r))
+			}
+			continue
+		}
+		failures = append(failures, judge.Report(r))
+	}
+
+	t.Logf("seed %d: %d shapes generated; decided allow %d, ask %d, deny %d, fault %d; %d run under strace; %d disagreements (%d of a tolerated class, %d new)",
+		seed, len(shapes), decided["allow"], decided["ask"], decided["deny"], decided["fault"], ran, disagree, tolerated, len(failures))
+	logClasses(t, classes, seen, n == defaultShapes)
+	if decided["fault"] > 0 {
+		t.Errorf("%d decisions failed", decided["fault"])
+	}
+	for _, f := range failures {
+		t.Errorf("an allowed command did what the policy does not allow:\n%s", f)
+	}
+}
+
+// logClasses prints how many disagreements each tolerated class covered,
+// and which classes covered none (fixed, to be removed from the list).
+func logClasses(t *testing.T, classes []attack.Class, seen map[*attack.Class]int, defaultRun bool) {
+	t.Helper()
+	var lines []string
+	for i := range classes {
+		c := &classes[i]
+		switch {
+		case seen[c] > 0:
+			lines = append(lines, fmt.Sprintf("%4d  %s  (%s)", seen[c], strings.Join(c.Tags, " "), c.Issue))
+		case defaultRun:
+			lines = append(lines, fmt.Sprintf("   0  %s  (line %d: no disagreement of this class in the default family: fixed? remove it)", strings.Join(c.Tags, " "), c.Line))
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 0 {
+		t.Logf("tolerated classes:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// openDump returns a function that appends each shape's result (decision,
+// findings) as a JSON line to the file REGATE_ATTACK_DUMP names, for
+// sorting disagreements into classes; it does nothing when that is unset.
+func openDump(t *testing.T) func(*attack.Judge, attack.Result) {
+	name := os.Getenv("REGATE_ATTACK_DUMP")
+	if name == "" {
+		return func(*attack.Judge, attack.Result) {}
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	enc := json.NewEncoder(f)
+	return func(j *attack.Judge, r attack.Result) {
+		type finding struct{ What, Decision, Strace string }
+		var fs []finding
+		for _, x := range r.Findings {
+			fs = append(fs, finding{j.Redact(x.What), x.Decision, j.Redact(x.Event.Line)})
+		}
+		if err := enc.Encode(map[string]any{"index": r.Shape.Index, "cmd": j.Redact(r.Shape.Cmd), "tags": r.Shape.Tags,
+			"decided": r.Decision.Action + " (" + r.Decision.Matched + ")", "ran": r.Ran, "findings": fs}); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func readTolerated(t *testing.T) []attack.Class {
+	t.Helper()
+	f, err := os.Open("testdata/tolerated.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	classes, err := attack.ParseTolerated(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return classes
+}
+
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a number", name, v)
+	}
+	return n
+}
