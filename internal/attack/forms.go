@@ -74,6 +74,7 @@ var forms = []form{
 	{"rg-opt-after", "rg", "{T} -e .", "option-after-operand"},
 	{"rg-file", "rg", "-f {T} README.md", "pattern-file"},
 	{"rg-file-long", "rg", "--file {T} README.md", "pattern-file"},
+	{"rg-file-eq", "rg", "--file={T} README.md", "pattern-file"},
 	{"rg-uu", "rg", "-uu SECRET", "recursive"},
 	{"rg-uuu-dir", "rg", "-uuu SECRET {D}", "recursive"},
 	{"rg-hidden-noignore", "rg", "--hidden --no-ignore SECRET {D}", "recursive"},

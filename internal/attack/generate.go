@@ -14,6 +14,8 @@ type Shape struct {
 	// "word:alias", "seq:and", "io:stdout-file". A known disagreement class
 	// (Tolerated) is a set of tags.
 	Tags []string
+	// Secret: the shape aims at a file the policy denies.
+	Secret bool
 }
 
 // Layout is where the fixture's home and project are.
@@ -62,13 +64,13 @@ func Generate(seed uint64, n int, l Layout) []Shape {
 	out := make([]Shape, 0, n)
 	for i := 0; i < n; i++ {
 		g := &gen{r: r, l: l, cwd: l.Project}
-		cmd := g.shape()
-		out = append(out, Shape{Index: i, Cmd: cmd, Tags: g.tags})
+		cmd, secret := g.shape()
+		out = append(out, Shape{Index: i, Cmd: cmd, Tags: g.tags, Secret: secret})
 	}
 	return out
 }
 
-func (g *gen) shape() string {
+func (g *gen) shape() (string, bool) {
 	t := pick(g.r, targets)
 	if g.r.IntN(4) == 0 { // a quarter harmless, the rest secrets
 		for t.secret {
@@ -103,7 +105,7 @@ func (g *gen) shape() string {
 	unit = g.wrapUnit(unit)
 	cmd := g.compose(unit)
 	pre := strings.Join(g.pre, "")
-	return cd + pre + cmd
+	return cd + pre + cmd, t.secret
 }
 
 // chdir sometimes moves the command to another folder first (relative

@@ -28,7 +28,16 @@ type Judge struct {
 	// (a listing passed through $(…)) is not mistaken for a path.
 	policy, commands *compiler.Output
 	engines          map[engineKey]*runtime.Engine
-	secrets          []string // well-known secrets outside the fixture
+	// asked memoises the judgement of events: a trace repeats the same
+	// reads (git opens .git/HEAD a dozen times), and the fixture is the
+	// same for every run.
+	asked   map[memoKey]runtime.Decision
+	secrets []string // well-known secrets outside the fixture
+}
+
+type memoKey struct {
+	out           *compiler.Output
+	cwd, tool, in string
 }
 
 type engineKey struct {
@@ -50,7 +59,7 @@ func NewJudge(fix *Fixture) (*Judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Judge{fix: fix, policy: policy, commands: commands, engines: map[engineKey]*runtime.Engine{},
+	j := &Judge{fix: fix, policy: policy, commands: commands, engines: map[engineKey]*runtime.Engine{}, asked: map[memoKey]runtime.Decision{},
 		secrets: []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/root/.ssh", "/root/.aws"}}
 	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
 		j.secrets = append(j.secrets, path.Join(home, ".ssh"), path.Join(home, ".aws"), path.Join(home, ".config"))
@@ -150,7 +159,14 @@ func (j *Judge) Judge(ctx context.Context, tr *Trace) []Finding {
 		if ev.Kind == Exec {
 			policy = j.commands
 		}
-		d, err := j.decide(ctx, policy, cwd, call)
+		q := memoKey{policy, cwd, call.Tool, what}
+		d, ok := j.asked[q]
+		var err error
+		if !ok {
+			if d, err = j.decide(ctx, policy, cwd, call); err == nil {
+				j.asked[q] = d
+			}
+		}
 		switch {
 		case err != nil:
 			out = append(out, Finding{Event: ev, What: what, Decision: "fault: " + err.Error()})

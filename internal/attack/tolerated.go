@@ -13,13 +13,17 @@ import (
 // A tag "finding:KIND" matches a finding of that kind (read, ls, write,
 // bash, prints); a tag ending in "*" matches every tag it begins.
 type Class struct {
-	Tags  []string
+	Tags []string
+	// Probe is a minimal command of the class, run in the fixture's
+	// project: the default policy allows it and it does what it must not.
+	Probe string
 	Issue string
 	Line  int
 }
 
 // ParseTolerated reads the tolerated list: one class a line, its tags
-// separated by spaces, a tab, the issue text; # starts a comment line.
+// separated by spaces, its probe and the issue text, the three separated
+// by tabs; # starts a comment line.
 func ParseTolerated(r io.Reader) ([]Class, error) {
 	var out []Class
 	sc := bufio.NewScanner(r)
@@ -28,11 +32,11 @@ func ParseTolerated(r io.Reader) ([]Class, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		tags, issue, ok := strings.Cut(line, "\t")
-		if !ok || strings.TrimSpace(tags) == "" || strings.TrimSpace(issue) == "" {
-			return nil, fmt.Errorf("attack: tolerated list line %d: want TAGS<tab>ISSUE", n)
+		f := strings.Split(line, "\t")
+		if len(f) != 3 || strings.TrimSpace(f[0]) == "" || strings.TrimSpace(f[1]) == "" || strings.TrimSpace(f[2]) == "" {
+			return nil, fmt.Errorf("attack: tolerated list line %d: want TAGS<tab>PROBE<tab>ISSUE", n)
 		}
-		out = append(out, Class{Tags: strings.Fields(tags), Issue: strings.TrimSpace(issue), Line: n})
+		out = append(out, Class{Tags: strings.Fields(f[0]), Probe: strings.TrimSpace(f[1]), Issue: strings.TrimSpace(f[2]), Line: n})
 	}
 	return out, sc.Err()
 }
@@ -60,10 +64,14 @@ func Tolerates(classes []Class, r Result) []*Class {
 	return used
 }
 
+// Carries: the shape's tags hold every tag of the class (its finding:
+// tags aside), so a run of it may show the class.
+func (c *Class) Carries(tags []string) bool { return c.matches(tags, Finding{}) }
+
 func (c *Class) matches(tags []string, f Finding) bool {
 	for _, t := range c.Tags {
 		if kind, ok := strings.CutPrefix(t, "finding:"); ok {
-			if f.Kind() != kind {
+			if f.What != "" && f.Kind() != kind {
 				return false
 			}
 			continue

@@ -39,18 +39,25 @@ func (j *Judge) Try(ctx context.Context, s Shape) Result {
 		return r
 	}
 	r.Ran = true
-	tr, out, err := Run(ctx, j.fix, s.Cmd)
-	r.Output, r.RunErr = string(out), err
-	if tr != nil {
-		r.Findings = j.Judge(ctx, tr)
-	}
-	if len(r.Findings) == 0 && strings.Contains(r.Output, Secret) {
-		r.Findings = append(r.Findings, Finding{What: "prints a secret", Decision: "no traced access explains it"})
-	}
-	if err := j.fix.Reset(); err != nil && r.RunErr == nil {
-		r.RunErr = err
-	}
+	r.Findings, r.Output, r.RunErr = j.RunJudged(ctx, s.Cmd)
 	return r
+}
+
+// RunJudged runs cmd under strace in the fixture whatever the policy
+// decides of it, judges its trace, and resets the fixture.
+func (j *Judge) RunJudged(ctx context.Context, cmd string) ([]Finding, string, error) {
+	tr, out, err := Run(ctx, j.fix, cmd)
+	var findings []Finding
+	if tr != nil {
+		findings = j.Judge(ctx, tr)
+	}
+	if len(findings) == 0 && strings.Contains(string(out), Secret) {
+		findings = append(findings, Finding{What: "prints a secret", Decision: "no traced access explains it"})
+	}
+	if rerr := j.fix.Reset(); rerr != nil && err == nil {
+		err = rerr
+	}
+	return findings, string(out), err
 }
 
 // Report is a disagreement as the test prints it: the command (with the
