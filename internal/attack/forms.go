@@ -105,6 +105,8 @@ var forms = []form{
 	{"git-diff-noindex-dirs", "git", "diff --no-index src {D}", "recursive"},
 	{"git-diff-output", "git", "diff --output=out.txt", "writes"},
 	{"git-log-output", "git", "log -1 --output=out.txt", "writes"},
+	{"git-log-output-apart", "git", "log -1 --output out.txt", "writes"},
+	{"git-log-output-abbrev", "git", "log -1 --outp=out.txt", "writes"},
 	{"git-log-p", "git", "log -p -- {T}", ""},
 	{"git-log-oneline", "git", "log --oneline -1", ""},
 	{"git-status", "git", "status", ""},
