@@ -211,7 +211,14 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 			add(b.String())
 		case *syntax.ParamExp:
 			if part.Param == nil || !isSimpleParam(part) {
-				other = true
+				// ${X:1}, ${X,,}, ${X%…}, ${a[1]}, ${!r} of a variable the
+				// command sets: its value is the command's, spelt in a
+				// way regate does not compute.
+				if _, assigned := w.variable(part.Param.Value); part.Param != nil && (assigned || part.Excl) {
+					unknown = true
+				} else {
+					other = true
+				}
 				continue
 			}
 			v, assigned := w.variable(part.Param.Value)

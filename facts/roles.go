@@ -26,6 +26,9 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 		out = append(out, roleCheck(c, "read"))
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
+	case ListTreeRole:
+		dir, _ := e.effectiveDir(t.Dir, base)
+		return append(out, e.treeChecks(t, dir, t.Role)...)
 	case argmodel.Write:
 		return e.appendWriteChecks(out, c, bashfacts.WriteCreate)
 	case argmodel.Edit:

@@ -39,6 +39,7 @@ import (
 const (
 	TreeRole        = "tree"         // every entry below the folder
 	TreeVisibleRole = "tree-visible" // hidden names and gitignored paths skipped
+	ListTreeRole    = "list-tree"    // folders opened, files only named (ls -R)
 )
 
 // maxTreeEntries bounds one recursive read's walk. Each entry is one
@@ -66,8 +67,14 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 		return nil
 	}
 	folder := f.groups()
-	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole}
-	err := w.walk(f.Canonical[0], dir)
+	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole}
+	// The program reads the folder the kernel opens (/dev/fd/../cwd is
+	// the working directory, keys/.. the parent of the link's target).
+	root := f.Canonical[0]
+	if len(f.Kernel) > 0 {
+		root = f.Kernel[0]
+	}
+	err := w.walk(root, dir)
 	var out []Check
 	if len(w.groups) > 0 {
 		out = append(out, Check{Surface: "path", Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
@@ -91,6 +98,9 @@ type treeWalk struct {
 	env         *Env
 	folder      [][]string // the folder's spelling groups
 	visibleOnly bool
+	// foldersOnly: the program opens the folders below and only names the
+	// files (ls -R), so only the folders are gated, as "dir/" too.
+	foldersOnly bool
 	groups      [][]string // one group (two, through a link) per path found
 	linkErr     string     // the first link inside that could not be resolved
 }
@@ -134,7 +144,9 @@ func (w *treeWalk) walk(root, dir string) error {
 			if entries++; entries > maxTreeEntries {
 				return fmt.Errorf("the folder holds more than %d entries", maxTreeEntries)
 			}
-			w.add(rel, dir, ent.link)
+			if !w.foldersOnly || ent.dir {
+				w.add(rel, dir, ent.link)
+			}
 			if ent.dir {
 				queue = append(queue, treeDir{rel: rel, ignores: ignores})
 			}
@@ -153,6 +165,15 @@ func (w *treeWalk) add(rel, dir string, link bool) {
 			joined[i] = path.Join(s, rel)
 		}
 		w.groups = append(w.groups, joined)
+	}
+	if w.foldersOnly {
+		for _, g := range w.groups[first:] {
+			slashed := make([]string, len(g))
+			for i, s := range g {
+				slashed[i] = s + "/"
+			}
+			w.groups = append(w.groups, slashed)
+		}
 	}
 	if !link {
 		return

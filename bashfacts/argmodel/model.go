@@ -19,10 +19,13 @@ const (
 	Write   = "write"
 	Edit    = "edit"
 	Tree    = "tree"
-	Code    = "code"
-	URL     = "url"
-	String  = "string"
-	Value   = "value"
+	// ListTree is a folder listed recursively (ls -R): its folders are
+	// opened, its files only named.
+	ListTree = "list-tree"
+	Code     = "code"
+	URL      = "url"
+	String   = "string"
+	Value    = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -32,14 +35,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree:
+	case Read, List, Write, Edit, Tree, ListTree:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	Code: true, URL: true, String: true, Value: true}
+	ListTree: true, Code: true, URL: true, String: true, Value: true}
 
 // Syntaxes of a program's options.
 const (
