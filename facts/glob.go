@@ -39,25 +39,41 @@ var errTooMany = fmt.Errorf("it matches more than %d paths", maxGlobMatches)
 // are handled apart (globComponent), so the pattern itself may match them.
 const globMode = pattern.Filenames | pattern.EntireString | pattern.NoGlobStar | pattern.ExtendedOperators | pattern.GlobLeadingDot
 
-// globChecks expands a glob token: each match a strict-only path check
-// (and its directory spelling). No match leaves the word as it is, as the
-// shell does; a glob that cannot be expanded is a strict floor.
-func (e *Env) globChecks(t bashfacts.Token, dir string) []Check {
+// appendGlobChecks decides a glob token t as bash uses it. A glob that
+// matches is replaced by its matches: under strict mode each match is
+// decided as the word it becomes (its role's surfaces, its writes, its
+// folder spelling), and the word as written (out[first:], already
+// appended) only without strict mode, the spec's reading; so
+// .env.exa?ple is the .env.example the policy allows, not a name *.env.*
+// denies. A glob that matches nothing stays the word it is, as in bash; a
+// glob strict mode cannot expand asks.
+func (e *Env) appendGlobChecks(out []Check, first int, t bashfacts.Token, base, dir string) []Check {
 	pat := t.Glob
 	if pat == "" {
 		pat = t.Value
 	}
 	matches, err := e.expandGlob(pat, dir)
 	if err != nil {
-		return []Check{globFloor(t, err.Error())}
+		return append(out, globFloor(t, err.Error()))
 	}
-	out := make([]Check, 0, len(matches))
+	if len(matches) == 0 {
+		return out
+	}
+	kept := out[:first]
+	for _, c := range out[first:] {
+		if !c.StrictOnly {
+			c.SpecOnly = true
+			kept = append(kept, c)
+		}
+	}
+	out = kept
 	for _, m := range matches {
-		f := e.PathForms(m, dir)
-		mc := Check{Surface: "path", Value: m, Forms: f.groups(), Error: f.Err, At: t.Pos.String(), StrictOnly: true}
-		out = append(out, mc)
-		if d, ok := dirVariant(mc, f); ok {
-			out = append(out, d)
+		mt := t
+		mt.Value, mt.Pattern, mt.Glob, mt.Bare, mt.SpecOnly = m, false, "", false, false
+		from := len(out)
+		out = e.appendTokenChecks(out, mt, base)
+		for i := range out[from:] {
+			out[from+i].StrictOnly, out[from+i].At = true, t.Pos.String()
 		}
 	}
 	return out

@@ -164,7 +164,7 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 			out = append(out, d)
 		}
 	} else if dir, known := e.effectiveDir(t.Dir, base); known {
-		out = append(out, e.globChecks(t, dir)...)
+		out = e.appendGlobChecks(out, first, t, base, dir)
 	} else {
 		out = append(out, globFloor(t, "a cd to an unknown place came before it"))
 	}

@@ -13,11 +13,12 @@ import (
 // modelFixture is the scratch project the argument-model tables run their
 // commands in: a README, a secret .env and a lock file.
 var modelFixture = map[string]string{
-	"README":      "a\n",
-	"README.md":   "see .env.example\n",
-	".env":        "X=SECRET\n",
-	"pnpm.lock":   "lock a\n",
-	"src/main.go": "package main // TODO\n",
+	"README":       "a\n",
+	"README.md":    "see .env.example\n",
+	".env":         "X=SECRET\n",
+	".env.example": "X=example\n",
+	"pnpm.lock":    "lock a\n",
+	"src/main.go":  "package main // TODO\n",
 }
 
 // modelFS is modelFixture as the engines see it, at /home/u/repo.
@@ -121,6 +122,7 @@ func TestStrictArgumentModels(t *testing.T) {
 		{"tail +1 .env", printsSecret, "deny", "deny"},
 		{"sort .env", printsSecret, "deny", "deny"},
 		{"tee pnpm.lock < README", writes("pnpm.lock"), "deny", "ask"},
+		{"tee pnpm.l?ck < README", writes("pnpm.lock"), "deny", "ask"}, // the glob is the file it matches
 		{"tee -a pnpm.lock < README", writes("pnpm.lock"), "deny", "ask"},
 		{"cp README x.lock", writes("x.lock"), "deny", "ask"},
 		{"cp -t src README && cp README yarn.lock", writes("src/README", "yarn.lock"), "deny", "ask"},

@@ -39,6 +39,11 @@ func TestStrictOverblocks(t *testing.T) {
 		{"grep -n '\\.env' README.md", "allow", "allow"},
 		{"grep -F .env README.md", "allow", "allow"},
 		{"grep -e .env README.md", "allow", "allow"},
+		// bash replaces a glob by what it matches: .env.example, which
+		// the policy allows, not the name as written, which *.env.*
+		// denies.
+		{"grep -e X .env.exa?ple", "allow", "deny"},
+		{"cat .env.exampl[e]", "allow", "deny"},
 		{"ls --hide=.env", "allow", "deny"},
 		{"ls -I .env -a", "allow", "deny"},
 		{"echo .env", "ask", "deny"},
