@@ -157,6 +157,9 @@ func snapshot(dir string) map[string]string {
 	return files
 }
 
+// succeeds proves the command ran without an error.
+var succeeds = proof{"succeeds", func(e bashEffect) bool { return !e.failed }}
+
 // touches proves the command created, changed or removed these files
 // (among others it may touch).
 func touches(files ...string) proof {
@@ -214,6 +217,9 @@ func TestStrictToolModels(t *testing.T) {
 		{"curl -s https://example.com", keepsSecret, "ask", "ask", "allow", "allow"},
 		{"tar -czf out.tgz src", touches("out.tgz"), "ask", "ask", "allow", "allow"},
 		{"zip -qr out.zip src", touches("out.zip"), "ask", "ask", "allow", "allow"},
+		{"git add README.md", succeeds, "ask", "ask", "allow", "allow"},
+		{"git commit --allow-empty -qm 'fix: parser'", touches(".git/refs/heads/master"), "ask", "ask", "allow", "allow"},
+		{"git stash list", succeeds, "ask", "ask", "allow", "allow"},
 		// .env named as a pattern or a string is not read: not denied.
 		{"find . -name .env", keepsSecret, "ask", "deny", "allow", "deny"},
 		{"git check-ignore .env", keepsSecret, "ask", "deny", "allow", "deny"},
@@ -238,6 +244,7 @@ func TestStrictToolModels(t *testing.T) {
 		{"git config core.pager cat", touches(".git/config"), "ask", "ask", "ask", "allow"},
 		{"git branch feature", touches(".git/refs/heads/feature"), "ask", "ask", "ask", "allow"},
 		{"git -C src log --oneline -1", keepsSecret, "ask", "ask", "ask", "allow"},
+		{"git clean -fdx", touches(".env"), "ask", "ask", "ask", "allow"},
 		{"go env -w GOFLAGS=-v", touches(".home/goenv"), "ask", "ask", "ask", "allow"},
 		{"make test SHELL=/bin/sh", keepsSecret, "ask", "ask", "ask", "allow"},
 		{"git log --onel", rejected, "ask", "allow", "ask", "allow"},
