@@ -147,6 +147,18 @@ type Token struct {
 	// ($DIR/.env, .en$V, $(cmd)). Such a token is StrictOnly; strict mode
 	// asks for it unless a rule denies the word as written (places.go).
 	Unknown string `json:"unknown,omitempty"`
+	// Filters narrow what a recursive read of the token's folder reads
+	// (grep --include, --exclude, --exclude-dir); nil when none.
+	Filters *Filters `json:"filters,omitempty"`
+}
+
+// Filters are globs a recursive read matches against the base names of
+// what it finds: only files that match an Include (when there is one),
+// not files that match an Exclude, not folders that match an ExcludeDir.
+type Filters struct {
+	Include    []string `json:"include,omitempty"`
+	Exclude    []string `json:"exclude,omitempty"`
+	ExcludeDir []string `json:"exclude_dir,omitempty"`
 }
 
 // Ways a redirect writes its target (Token.Writes).

@@ -48,6 +48,8 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				args = append(args, argmodel.Arg{Text: v})
 			} else if v, ok := w.pwdForm(word); ok {
 				args = append(args, argmodel.Arg{Text: v})
+			} else if v, ok := w.knownPlace(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
 			} else if values, st := w.substitute(word); st == substKnown && len(values) == 1 {
 				// A variable the command sets to one literal value
 				// (p=-r; grep $p X .): the program reads that value.
@@ -174,6 +176,8 @@ func (m *modelRead) strictReason(reason string) string {
 		return reason
 	case reason == "":
 		return m.res.Problem
+	case strings.Contains(reason, m.res.Problem):
+		return reason // the same finding, from the older floors (strict.go)
 	}
 	return reason + "; " + m.res.Problem
 }
@@ -248,5 +252,35 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 	for _, d := range m.res.Defaults {
 		w.strictToken(d.Value, program, TokenArgument, m.sc)
 		w.out.Tokens[len(w.out.Tokens)-1].Role = d.Role
+	}
+}
+
+// attachFilters gives the recursive reads among a unit's tokens the
+// filters its options name (grep --include=*.go, --exclude=.env). A filter
+// whose value is not literal is left out: without it the read covers
+// more, never less.
+func (m *modelRead) attachFilters(toks []Token) {
+	var f Filters
+	for k, wd := range m.res.Words {
+		if wd.Filter == "" || m.args[k].Dynamic || wd.Value == "" {
+			continue
+		}
+		switch wd.Filter {
+		case argmodel.FilterInclude:
+			f.Include = append(f.Include, wd.Value)
+		case argmodel.FilterExclude:
+			f.Exclude = append(f.Exclude, wd.Value)
+		case argmodel.FilterExcludeDir:
+			f.ExcludeDir = append(f.ExcludeDir, wd.Value)
+		}
+	}
+	if f.Include == nil && f.Exclude == nil && f.ExcludeDir == nil {
+		return
+	}
+	for i := range toks {
+		switch toks[i].Role {
+		case argmodel.Tree, argmodel.TreeVisible, argmodel.TreeTracked:
+			toks[i].Filters = &f
+		}
 	}
 }

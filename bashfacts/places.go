@@ -124,6 +124,20 @@ func (w *walker) placeTokens(word *syntax.Word, kind string, sc scope) bool {
 	return !p.spec
 }
 
+// knownPlace is the path a word names through a known place (${HOME:-x}/a
+// is ~/a), as placeTokens spells it; false for any other word, and for a
+// place regate does not know.
+func (w *walker) knownPlace(word *syntax.Word) (string, bool) {
+	p, ok := w.placeOf(word)
+	switch {
+	case !ok || p.unknown || p.base == "-":
+		return "", false
+	case p.base == "." || p.base == "~":
+		return p.base + p.rest, true
+	}
+	return below(p.base, p.rest), true
+}
+
 // placeDir is the directory a cd to such a word goes to.
 func (w *walker) placeDir(word *syntax.Word, sc scope) (Dir, bool) {
 	p, ok := w.placeOf(word)

@@ -174,9 +174,11 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)
 	}
+	from := len(w.out.Tokens)
 	w.argTokens(prog, argWords, consumed, sc, &model)
 	if model.res.Known {
 		model.addMissing(words[0])
+		model.attachFilters(w.out.Tokens[from:])
 	}
 	for _, f := range nested {
 		f()

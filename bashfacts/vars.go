@@ -210,13 +210,28 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 			w.partText(&b, part, p.quoted)
 			add(b.String())
 		case *syntax.ParamExp:
-			if part.Param == nil || !isSimpleParam(part) {
-				// ${X:1}, ${X,,}, ${X%…}, ${a[1]}, ${!r} of a variable the
-				// command sets: its value is the command's, spelt in a
-				// way regate does not compute.
-				if _, assigned := w.variable(part.Param.Value); part.Param != nil && (assigned || part.Excl) {
+			if part.Param == nil {
+				other = true
+				continue
+			}
+			if !isSimpleParam(part) {
+				_, assigned := w.variable(part.Param.Value)
+				switch {
+				case assigned || part.Excl:
+					// ${X:1}, ${X,,}, ${X%…}, ${a[1]}, ${!r} of a
+					// variable the command sets: its value is the
+					// command's, spelt in a way regate does not compute.
 					unknown = true
-				} else {
+				case defaultWord(part) != nil && !placeVars[part.Param.Value]:
+					// ${X:-key.pem} of a variable the command does not
+					// set: the environment's value, which the agent does
+					// not choose, or else the word the command spells.
+					if v, lit := w.literal(defaultWord(part)); lit {
+						add(v)
+					} else {
+						unknown = true
+					}
+				default:
 					other = true
 				}
 				continue
@@ -270,4 +285,26 @@ func (w *walker) substitutedToken(word *syntax.Word, kind string, sc scope) bool
 		return true
 	}
 	return false
+}
+
+// placeVars are the variables places.go reads as known places: their
+// defaults never apply.
+var placeVars = set("HOME", "PWD", "OLDPWD")
+
+// defaultWord is the word ${X-w}, ${X:-w}, ${X=w}, ${X:=w}, ${X+w} and
+// ${X:+w} stand for when X is unset (or set, for +): nil for any other
+// expansion.
+func defaultWord(pe *syntax.ParamExp) *syntax.Word {
+	if pe.Exp == nil || pe.Slice != nil || pe.Repl != nil || pe.Length || pe.Excl || pe.Index != nil {
+		return nil
+	}
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if pe.Exp.Word == nil {
+			return &syntax.Word{}
+		}
+		return pe.Exp.Word
+	}
+	return nil
 }

@@ -20,7 +20,7 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	switch t.Role {
 	case argmodel.Read:
 		return append(out, roleCheck(c, "read"))
-	case TreeRole, TreeVisibleRole:
+	case TreeRole, TreeVisibleRole, TreeTrackedRole:
 		// The folder on the read surface, and what a walk of it finds
 		// (tree.go).
 		out = append(out, roleCheck(c, "read"))

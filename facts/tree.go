@@ -40,6 +40,7 @@ const (
 	TreeRole        = "tree"         // every entry below the folder
 	TreeVisibleRole = "tree-visible" // hidden names and gitignored paths skipped
 	ListTreeRole    = "list-tree"    // folders opened, files only named (ls -R)
+	TreeTrackedRole = "tree-tracked" // what git tracks: gitignored paths skipped (git grep)
 )
 
 // maxTreeEntries bounds one recursive read's walk. Each entry is one
@@ -67,7 +68,9 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 		return nil
 	}
 	folder := f.groups()
-	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole}
+	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole,
+		trackedOnly: role == TreeTrackedRole,
+		filter:      compileFilters(t.Filters)}
 	// The program reads the folder the kernel opens (/dev/fd/../cwd is
 	// the working directory, keys/.. the parent of the link's target).
 	root := f.Canonical[0]
@@ -101,6 +104,11 @@ type treeWalk struct {
 	// foldersOnly: the program opens the folders below and only names the
 	// files (ls -R), so only the folders are gated, as "dir/" too.
 	foldersOnly bool
+	filter      nameFilter // grep's --include, --exclude, --exclude-dir
+	// trackedOnly: the program reads what git tracks (git grep), so what
+	// the .gitignore files ignore is skipped; an untracked file that is
+	// not ignored still counts as read.
+	trackedOnly bool
 	groups      [][]string // one group (two, through a link) per path found
 	linkErr     string     // the first link inside that could not be resolved
 }
@@ -119,7 +127,7 @@ func (w *treeWalk) walk(root, dir string) error {
 	if !ok {
 		return errors.New("the file system cannot list directories")
 	}
-	honourIgnores := w.visibleOnly && w.env.honoursGitignore(root)
+	honourIgnores := (w.visibleOnly || w.trackedOnly) && w.env.honoursGitignore(root)
 	entries := 0
 	queue := []treeDir{{}}
 	for len(queue) > 0 {
@@ -138,7 +146,7 @@ func (w *treeWalk) walk(root, dir string) error {
 				continue
 			}
 			rel := path.Join(d.rel, ent.name)
-			if ignored(ignores, rel, ent.dir) {
+			if ignored(ignores, rel, ent.dir) || !w.filter.reads(ent.name, ent.dir) {
 				continue
 			}
 			if entries++; entries > maxTreeEntries {

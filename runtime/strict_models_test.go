@@ -123,6 +123,11 @@ func TestStrictArgumentModels(t *testing.T) {
 		{"sort .env", printsSecret, "deny", "deny"},
 		{"tee pnpm.lock < README", writes("pnpm.lock"), "deny", "ask"},
 		{"tee pnpm.l?ck < README", writes("pnpm.lock"), "deny", "ask"}, // the glob is the file it matches
+		// grep's filters, as grep matches them: * matches a leading dot.
+		{"grep -r X --include='*' .", printsSecret, "ask", "allow"},
+		{"grep -r X --include='*env' .", printsSecret, "ask", "allow"},
+		{"grep -r X --exclude='*.go' .", printsSecret, "ask", "allow"},
+		{"grep -r X --exclude-dir=src .", printsSecret, "ask", "allow"},
 		{"tee -a pnpm.lock < README", writes("pnpm.lock"), "deny", "ask"},
 		{"cp README x.lock", writes("x.lock"), "deny", "ask"},
 		{"cp -t src README && cp README yarn.lock", writes("src/README", "yarn.lock"), "deny", "ask"},

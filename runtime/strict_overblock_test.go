@@ -26,11 +26,14 @@ func TestStrictOverblocks(t *testing.T) {
 		want, plain string
 	}{
 		{"find . -name .env", "ask", "deny"},
-		// A recursive read asks where the folder holds a denied path
-		// (docs/strict.md, "Recursive reads"); the walk does not apply
-		// grep's --exclude, so the exclusion is not a deny but still asks.
-		{"grep -r X . --exclude=.env", "ask", "deny"},
-		{"grep -rn X --exclude=.env --exclude-dir=.git .", "ask", "deny"},
+		// A recursive read asks where what it reads holds a denied path
+		// (docs/strict.md, "Recursive reads"); grep's own filters decide
+		// what it reads, as grep matches them.
+		{"grep -r X . --exclude=.env", "allow", "deny"},
+		{"grep -rn X --exclude=.env --exclude-dir=.git .", "allow", "deny"},
+		{"grep -rn X --exclude='[.]env' .", "allow", "allow"},
+		{"grep -rn X --exclude='*' .", "allow", "allow"},
+		{"grep -rn TODO --include='*.go' .", "allow", "allow"},
 		{"echo .env >> .gitignore", "ask", "deny"}, // asks: it appends to .gitignore
 		{"git check-ignore .env", "ask", "deny"},
 		{"[ -f .env ]", "ask", "deny"},

@@ -66,14 +66,55 @@
 //   - double_dash (single syntax): --name is read as -name (go's flags).
 //   - subcommands: programs in the same format, chosen by the first operand
 //     (git status); the program must set stop. An operand that names no
-//     subcommand is not understood.
+//     subcommand is not understood, unless default_subcommand names the
+//     subcommand that reads it as its own first operand (yarn build is
+//     yarn run build).
+//   - floors: reasons the call asks when their modes hold once every
+//     option is read ({"if": ["extract"], "unless": ["to-stdout"]}: tar
+//     -x writes files whose names regate cannot see); a floor without
+//     modes always applies (git remote add).
+//   - assignments_floor: a reason a NAME=value operand makes the call ask
+//     (make CC=sh: a variable can name the commands recipes run).
+//   - old_bundle: a first word without a dash is a bundle of short
+//     options whose values are the next words, in order (tar czf x.tgz).
+//   - short_pairs: two-letter short options (zip's -ds, -tt) are read
+//     before one-letter ones in a bundle, as zip does.
+//   - short_equals: an attached short value may begin with "=" (clap's
+//     -A=3 is -A 3: rg, fd).
+//   - negate: every long option that sets no mode also reads as
+//     --no-NAME, without a value (git's parse-options, curl). A negation
+//     that would turn a mode off is not generated, so that it is not
+//     understood rather than read as leaving the mode on.
+//
+// More option fields:
+//   - arg "words" with words: the option takes that many separate words,
+//     each with its role (jq --rawfile NAME FILE: ["value", "read"]).
+//   - until_open (arg "until"): the value may run to the last word when
+//     no word of until ends it (fd -x cmd); until_option: a word that
+//     begins with "-" ends it and is read as an option (zip -x a b -r).
+//   - role_when: the value's role under modes, decided once every option
+//     is read (tar -f is written under -c, read under -t; find -name
+//     names the files -exec runs on).
+//   - at_file: a value "@NAME" names a file in the option's role, any
+//     other value is a plain value (curl -d @file).
+//   - prefix_roles: the role of a value that begins with a prefix (rg -g
+//     '!*.lock' excludes: {"!": "pattern"}).
+//   - floor_if_contains: the floor applies only to a value that holds one
+//     of these strings (curl -F name=@file); slots take floor and
+//     floor_if_contains too (git branch NAME creates a branch).
+//
+// A value or operand in the url role whose scheme is file: (or a curl
+// glob that may spell one) is not understood: it is a local path regate
+// does not read out of the URL.
 //
 // # Roles
 //
 // pattern (a regex, glob or search string: never a file), read (a file the
 // program reads), list (a path listed or examined but not read: ls, stat),
 // write (created or truncated), edit (changed in place, or appended to),
-// tree (a folder read recursively), code (a script the program runs),
+// tree (a folder read recursively), tree-visible (a folder read
+// recursively but for hidden files and those ignore files name: rg
+// without --hidden or --no-ignore), code (a script the program runs),
 // url, string (text the program prints or compares), value (any other
 // option value, such as -n 5).
 package argmodel

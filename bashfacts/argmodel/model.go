@@ -19,6 +19,12 @@ const (
 	Write   = "write"
 	Edit    = "edit"
 	Tree    = "tree"
+	// TreeVisible is a folder read recursively, skipping hidden files and
+	// those its ignore files name (rg without --hidden or --no-ignore).
+	TreeVisible = "tree-visible"
+	// TreeTracked is a folder whose files git tracks are read (git grep):
+	// what its .gitignore files ignore is skipped.
+	TreeTracked = "tree-tracked"
 	// ListTree is a folder listed recursively (ls -R): its folders are
 	// opened, its files only named.
 	ListTree = "list-tree"
@@ -35,14 +41,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, ListTree:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	ListTree: true, Code: true, URL: true, String: true, Value: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, Code: true, URL: true, String: true, Value: true}
 
 // Syntaxes of a program's options.
 const (
@@ -57,6 +63,7 @@ const (
 	argRequired = "required"
 	argOptional = "optional"
 	argUntil    = "until"
+	argWords    = "words"
 )
 
 // file is one JSON model file.
@@ -82,12 +89,30 @@ type Program struct {
 	Operands      []*Slot    `json:"operands,omitempty"`
 	Subcommands   []*Program `json:"subcommands,omitempty"`
 
+	AssignmentsFloor  string  `json:"assignments_floor,omitempty"`
+	OldBundle         bool    `json:"old_bundle,omitempty"`
+	ShortPairs        bool    `json:"short_pairs,omitempty"`
+	ShortEquals       bool    `json:"short_equals,omitempty"`
+	Negate            bool    `json:"negate,omitempty"`
+	Floors            []*Cond `json:"floors,omitempty"`
+	DefaultSubcommand string  `json:"default_subcommand,omitempty"`
+
 	// Built by compile.
-	short map[byte]*Opt
-	exact map[string]*Opt
-	longs []string // sorted long names (gnu), for prefix search
-	subs  map[string]*Program
-	name  string // the program's name, for messages ("git status")
+	short      map[byte]*Opt
+	exact      map[string]*Opt
+	longs      []string // sorted long names (gnu), for prefix search
+	subs       map[string]*Program
+	defaultSub *Program
+	name       string // the program's name, for messages ("git status")
+}
+
+// Cond is a floor (reason) or a role that applies when the modes of If
+// are all on and those of Unless all off, once every option is read.
+type Cond struct {
+	If     []string `json:"if,omitempty"`
+	Unless []string `json:"unless,omitempty"`
+	Reason string   `json:"reason,omitempty"`
+	Role   string   `json:"role,omitempty"`
 }
 
 // Opt is one option of a model.
@@ -100,10 +125,42 @@ type Opt struct {
 	Choices    []string            `json:"choices,omitempty"`
 	ChoiceSets map[string][]string `json:"choice_sets,omitempty"`
 	Floor      string              `json:"floor,omitempty"`
+	// FloorIfContains limits Floor to a value holding one of these
+	// strings (curl -F name=@file).
+	FloorIfContains []string `json:"floor_if_contains,omitempty"`
 	// Leading marks an option that may come before operands_first's
 	// operands (find -L).
 	Leading bool `json:"leading,omitempty"`
+	// RoleWhen gives the value another role under some modes, decided once
+	// every option is read (tar -f is written by -c, read by -t).
+	RoleWhen []*Cond `json:"role_when,omitempty"`
+	// Words are the roles of the separate words an option of arity
+	// "words" takes (jq --rawfile NAME FILE).
+	Words []string `json:"words,omitempty"`
+	// AtFile: a value "@NAME" names a file in the option's role; any other
+	// value is a plain value (curl -d @file).
+	AtFile bool `json:"at_file,omitempty"`
+	// PrefixRoles gives a value that begins with a prefix another role
+	// (rg -g '!*.env' excludes: a pattern; rg -g .env includes: a read).
+	PrefixRoles map[string]string `json:"prefix_roles,omitempty"`
+	// UntilOpen lets an "until" value run to the last word when no word
+	// of Until ends it (fd -x); UntilOption ends it before a word that
+	// begins with "-", which is read as an option (zip -x a b -r).
+	UntilOpen   bool `json:"until_open,omitempty"`
+	UntilOption bool `json:"until_option,omitempty"`
+	// Filter says how the value narrows what a recursive read reads:
+	// "include" (only files whose base name matches), "exclude" (not
+	// those), "exclude-dir" (not the folders whose base name matches), as
+	// grep's --include, --exclude and --exclude-dir.
+	Filter string `json:"filter,omitempty"`
 }
+
+// Filters of a recursive read (Opt.Filter).
+const (
+	FilterInclude    = "include"
+	FilterExclude    = "exclude"
+	FilterExcludeDir = "exclude-dir"
+)
 
 // Slot takes operands.
 type Slot struct {
@@ -113,6 +170,10 @@ type Slot struct {
 	If      []string `json:"if,omitempty"`
 	Unless  []string `json:"unless,omitempty"`
 	Default string   `json:"default,omitempty"`
+	// Floor is a reason an operand in this slot makes the call ask (git
+	// branch NAME creates a branch), limited by FloorIfContains.
+	Floor           string   `json:"floor,omitempty"`
+	FloorIfContains []string `json:"floor_if_contains,omitempty"`
 }
 
 //go:embed models/*.json
@@ -196,12 +257,20 @@ func (p *Program) compile(name string) error {
 				p.longs = append(p.longs, n[2:])
 			case len(n) == 2 && n[0] == '-' && n[1] != '-':
 				p.short[n[1]] = o
+			case p.ShortPairs && len(n) == 3 && n[0] == '-' && n[1] != '-':
+				// zip's -tt, read before -t in a bundle
 			default:
 				return fmt.Errorf("%s: %q is neither -X nor --name", name, n)
 			}
 		}
 	}
+	if p.Negate {
+		p.negations()
+	}
 	sort.Strings(p.longs)
+	if err := p.checkProgram(name); err != nil {
+		return err
+	}
 	if p.LeadingNumber != "" && p.exact[p.LeadingNumber] == nil {
 		return fmt.Errorf("%s: leading_number names %s, which is not an option", name, p.LeadingNumber)
 	}
@@ -236,10 +305,64 @@ func (p *Program) compile(name string) error {
 			}
 		}
 	}
+	if p.DefaultSubcommand != "" {
+		if p.defaultSub = p.subs[p.DefaultSubcommand]; p.defaultSub == nil {
+			return fmt.Errorf("%s: default_subcommand names %s, which is not a subcommand", name, p.DefaultSubcommand)
+		}
+	}
+	return nil
+}
+
+// negations adds --no-NAME, taking no value, for every long option that
+// sets no mode (git's parse-options and curl accept it): a negation that
+// would turn a mode off is left out, so that it is not understood rather
+// than read as leaving the mode on.
+func (p *Program) negations() {
+	for _, o := range p.Options {
+		if len(o.Sets) > 0 || len(o.ChoiceSets) > 0 {
+			continue
+		}
+		for _, n := range o.Names {
+			if !strings.HasPrefix(n, "--") || strings.HasPrefix(n, "--no-") {
+				continue
+			}
+			neg := "--no-" + n[2:]
+			if p.exact[neg] != nil {
+				continue
+			}
+			p.exact[neg] = &Opt{Names: []string{neg}, Arg: argNone, Role: Value}
+			p.longs = append(p.longs, neg[2:])
+		}
+	}
+}
+
+// checkProgram checks a program's own fields.
+func (p *Program) checkProgram(name string) error {
+	if p.AssignmentsFloor != "" && !p.Assignments {
+		return fmt.Errorf("%s: assignments_floor without assignments", name)
+	}
+	if (p.OldBundle || p.ShortPairs || p.ShortEquals || p.Negate) && p.Syntax != syntaxGNU {
+		return fmt.Errorf("%s: old_bundle, short_pairs, short_equals and negate are gnu syntax", name)
+	}
+	for _, c := range p.Floors {
+		if c.Reason == "" || c.Role != "" {
+			return fmt.Errorf("%s: a floor has a reason and no role", name)
+		}
+	}
+	for _, s := range p.Operands {
+		if len(s.FloorIfContains) > 0 && s.Floor == "" {
+			return fmt.Errorf("%s: an operand has floor_if_contains without floor", name)
+		}
+	}
 	return nil
 }
 
 func (o *Opt) check(prog string) error {
+	switch o.Filter {
+	case "", FilterInclude, FilterExclude, FilterExcludeDir:
+	default:
+		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
+	}
 	if len(o.Names) == 0 {
 		return fmt.Errorf("%s: an option without names", prog)
 	}
@@ -247,7 +370,7 @@ func (o *Opt) check(prog string) error {
 		o.Arg = argNone
 	}
 	switch o.Arg {
-	case argNone, argRequired, argOptional, argUntil:
+	case argNone, argRequired, argOptional, argUntil, argWords:
 	default:
 		return fmt.Errorf("%s %s: unknown arg %q", prog, o.Names[0], o.Arg)
 	}
@@ -263,6 +386,42 @@ func (o *Opt) check(prog string) error {
 	for c := range o.ChoiceSets {
 		if !slices.Contains(o.Choices, c) {
 			return fmt.Errorf("%s %s: choice_sets names %q, which is not a choice", prog, o.Names[0], c)
+		}
+	}
+	return o.checkExtras(prog)
+}
+
+// checkExtras checks the fields that refine an option's value.
+func (o *Opt) checkExtras(prog string) error {
+	bad := func(why string) error { return fmt.Errorf("%s %s: %s", prog, o.Names[0], why) }
+	if (o.Arg == argWords) != (len(o.Words) > 0) {
+		return bad(`words go with the arity "words"`)
+	}
+	for _, r := range o.Words {
+		if !roles[r] {
+			return bad("unknown role " + r)
+		}
+	}
+	if o.Arg == argWords && (o.Role != Value || len(o.Choices) > 0 || o.AtFile || len(o.RoleWhen) > 0) {
+		return bad("an option of several words has roles only in words")
+	}
+	if (o.UntilOpen || o.UntilOption) && o.Arg != argUntil {
+		return bad(`until_open and until_option go with the arity "until"`)
+	}
+	if (o.AtFile || len(o.PrefixRoles) > 0) && o.Arg == argNone {
+		return bad("at_file and prefix_roles need a value")
+	}
+	for _, r := range o.PrefixRoles {
+		if !roles[r] {
+			return bad("prefix_roles names the unknown role " + r)
+		}
+	}
+	if len(o.FloorIfContains) > 0 && o.Floor == "" {
+		return bad("floor_if_contains without floor")
+	}
+	for _, c := range o.RoleWhen {
+		if !roles[c.Role] || c.Reason != "" {
+			return bad("role_when needs a known role and no reason")
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package argmodel
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -34,6 +33,9 @@ type Word struct {
 	// Value is the value the word holds: the whole word, or the part after
 	// the option for an attached value.
 	Value string
+	// Filter is the option's filter (Opt.Filter) for a value that narrows
+	// what a recursive read reads.
+	Filter string
 }
 
 // Default is an operand the program uses when none is given (grep -r
@@ -76,6 +78,17 @@ type parser struct {
 	r Result
 	// modes are the modes the options read so far turned on.
 	modes []string
+	// pending are the option values whose role waits for every mode
+	// (role_when).
+	pending []pendingRole
+}
+
+// pendingRole is an option value whose role is decided once every option
+// is read.
+type pendingRole struct {
+	word *Word
+	opt  *Opt
+	glob bool // the value is a whole word with an unquoted glob
 }
 
 func (ps *parser) fail(format string, a ...any) {
@@ -93,7 +106,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		}
 		return
 	}
-	ps.modes = ps.modes[:0]
+	ps.modes, ps.pending = ps.modes[:0], ps.pending[:0]
 	var operands []int
 	optionsDone, sawOption := false, false
 	for i := 0; i < len(args); i++ {
@@ -111,6 +124,14 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			if p.PlusCommands != "" && len(a.Text) > 1 && a.Text[0] == '+' {
 				ps.fail("%s %s %s", p.name, a.Text, p.PlusCommands)
 				return
+			}
+			if i == 0 && p.OldBundle && !a.Dynamic && a.Text != "" && a.Text[0] != '-' {
+				n, _, ok := ps.bundle(p, args, i, words, a.Text, true)
+				if !ok {
+					return
+				}
+				i += n
+				continue
 			}
 			if i == 0 && p.LeadingNumber != "" && !a.Dynamic && leadingNumber(a.Text, p.LeadingPlus) {
 				words[i] = Word{Role: p.exact[p.LeadingNumber].Role, Value: a.Text[1:]}
@@ -132,8 +153,17 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		}
 		if p.subs != nil {
 			sub := p.subs[a.Text]
-			if sub == nil || a.Dynamic {
+			if a.Dynamic || (sub == nil && p.defaultSub == nil) {
 				ps.fail("%s: the subcommand %s is not in regate's model of %s", p.name, a.Text, p.name)
+				return
+			}
+			if !ps.finish(p) {
+				return
+			}
+			if sub == nil {
+				// yarn build is yarn run build: the word is the default
+				// subcommand's first operand.
+				ps.program(p.defaultSub, args[i:], off+i)
 				return
 			}
 			words[i] = Word{Role: Subcommand, Value: a.Text}
@@ -145,186 +175,40 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			optionsDone = true
 		}
 	}
-	ps.operands(p, args, words, operands)
+	if ps.finish(p) {
+		ps.operands(p, args, words, operands)
+	}
 }
 
-// isOption reports whether a word is read as an option (not an operand).
-func (p *Program) isOption(t string) bool {
-	if p.Syntax == syntaxSingle && p.exact[t] != nil {
-		return true // find's ( and !
-	}
-	return len(t) > 1 && t[0] == '-'
-}
-
-// option reads the option word args[i] into words, with the words its
-// value takes. It returns how many words after args[i] it consumed,
-// whether every option in it is a leading one, and false when it is not
-// understood.
-func (ps *parser) option(p *Program, args []Arg, i int, words []Word) (int, bool, bool) {
-	t := args[i].Text
-	if p.Syntax == syntaxSingle {
-		name, val, hasVal := t, "", false
-		if p.Equals {
-			name, val, hasVal = strings.Cut(t, "=")
-		}
-		o := p.exact[name]
-		if o == nil && p.DoubleDash && strings.HasPrefix(name, "--") {
-			o = p.exact[name[1:]]
-		}
-		if o == nil {
-			ps.fail("%s: the option %s is not in regate's model of %s", p.name, name, p.name)
-			return 0, false, false
-		}
-		n, ok := ps.value(p, o, name, args, i, words, val, hasVal)
-		return n, o.Leading, ok
-	}
-	if strings.HasPrefix(t, "--") {
-		name, val, hasVal := strings.Cut(t[2:], "=")
-		o, ok := ps.long(p, name)
-		if !ok {
-			return 0, false, false
-		}
-		n, ok := ps.value(p, o, "--"+name, args, i, words, val, hasVal)
-		return n, o.Leading, ok
-	}
-	leading := true
-	for j := 1; j < len(t); j++ {
-		o := p.short[t[j]]
-		if o == nil {
-			ps.fail("%s: the option -%s (in %s) is not in regate's model of %s", p.name, string(t[j]), t, p.name)
-			return 0, false, false
-		}
-		leading = leading && o.Leading
-		if o.Arg == argNone {
-			ps.use(p, o, "", false, false)
-			continue
-		}
-		// An option with a value ends the bundle: the rest of the word is
-		// its value (-A3, -ie.), or, when there is none, the next word
-		// (a required value) or nothing (an optional one).
-		rest := t[j+1:]
-		n, ok := ps.value(p, o, "-"+string(t[j]), args, i, words, rest, rest != "")
-		return n, leading, ok
-	}
-	words[i] = Word{Role: Option}
-	return 0, leading, true
-}
-
-// long finds a long option by its name or an unambiguous prefix of it, as
-// getopt_long does: several names of one option are not ambiguous.
-func (ps *parser) long(p *Program, name string) (*Opt, bool) {
-	if o := p.exact["--"+name]; o != nil {
-		return o, true
-	}
-	if p.Exact || name == "" {
-		ps.fail("%s: the option --%s is not in regate's model of %s", p.name, name, p.name)
-		return nil, false
-	}
-	k := sort.SearchStrings(p.longs, name)
-	var found *Opt
-	var matches []string
-	for ; k < len(p.longs) && strings.HasPrefix(p.longs[k], name); k++ {
-		o := p.exact["--"+p.longs[k]]
-		matches = append(matches, "--"+p.longs[k])
-		if found != nil && found != o {
-			found = nil
-			for k++; k < len(p.longs) && strings.HasPrefix(p.longs[k], name); k++ {
-				matches = append(matches, "--"+p.longs[k])
+// finish decides, once every option of p is read, the roles that wait for
+// its modes and the floors they turn on. It returns false when a value is
+// not understood in its role.
+func (ps *parser) finish(p *Program) bool {
+	for _, pr := range ps.pending {
+		role := pr.opt.Role
+		for _, c := range pr.opt.RoleWhen {
+			if ps.holds(c.If, c.Unless) {
+				role = c.Role
+				break
 			}
-			ps.fail("%s: --%s is an ambiguous abbreviation (%s)", p.name, name, strings.Join(matches, ", "))
-			return nil, false
 		}
-		found = o
-	}
-	if found == nil {
-		ps.fail("%s: the option --%s is not in regate's model of %s", p.name, name, p.name)
-		return nil, false
-	}
-	return found, true
-}
-
-// value reads an option's value, attached (val, when hasVal) or in the
-// next word(s) as its arity says, and records what the option does. It
-// returns how many words after args[i] the value took.
-func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, words []Word, val string, hasVal bool) (int, bool) {
-	words[i] = Word{Role: Option}
-	switch o.Arg {
-	case argNone:
-		if hasVal {
-			ps.fail("%s: the option %s takes no value", p.name, spelt)
-			return 0, false
+		if pr.opt.AtFile && pr.word.Role == Value {
+			continue // a plain value, not @file
 		}
-		return 0, ps.use(p, o, "", false, false)
-	case argOptional:
-		if hasVal {
-			words[i] = Word{Role: o.Role, Value: val}
+		pr.word.Role = role
+		if pr.glob && !PathRole(role) {
+			ps.fail("%s: bash expands the glob %s before %s reads it as the value of %s", p.name, pr.word.Value, p.name, pr.opt.Names[0])
+			return false
 		}
-		return 0, ps.use(p, o, val, hasVal, args[i].Dynamic)
-	case argRequired:
-		if hasVal {
-			words[i] = Word{Role: o.Role, Value: val}
-			return 0, ps.use(p, o, val, true, args[i].Dynamic)
-		}
-		if i+1 >= len(args) {
-			ps.fail("%s: the option %s needs a value", p.name, spelt)
-			return 0, false
-		}
-		next := args[i+1]
-		if next.Glob && !PathRole(o.Role) {
-			ps.fail("%s: bash expands the glob %s before %s reads it as the value of %s", p.name, next.Text, p.name, spelt)
-			return 0, false
-		}
-		words[i+1] = Word{Role: o.Role, Value: next.Text}
-		return 1, ps.use(p, o, next.Text, true, next.Dynamic)
-	}
-	// until: every word up to one of o.Until (that word included) is
-	// the value; with no Until, every word left.
-	if hasVal {
-		words[i] = Word{Role: o.Role, Value: val}
-	}
-	n := 0
-	for j := i + 1; j < len(args); j++ {
-		n++
-		if !args[j].Dynamic && contains(o.Until, args[j].Text) {
-			words[j] = Word{Role: Option}
-			return n, ps.use(p, o, "", false, false)
-		}
-		words[j] = Word{Role: o.Role, Value: args[j].Text}
-	}
-	if len(o.Until) > 0 {
-		ps.fail("%s: the option %s is not ended by %s", p.name, spelt, strings.Join(o.Until, " or "))
-		return n, false
-	}
-	return n, ps.use(p, o, "", false, false)
-}
-
-// use records what an option does once read: the modes it sets (and
-// those of its value's choice), and its floor. It returns false when its
-// value is not one the model knows.
-func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool {
-	ps.modes = append(ps.modes, o.Sets...)
-	if o.Floor != "" {
-		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
-	}
-	if len(o.Choices) == 0 || !hasVal {
-		return true
-	}
-	choice, ambiguous := "", false
-	for _, c := range o.Choices {
-		if c == val {
-			choice, ambiguous = c, false
-			break
-		}
-		if val != "" && strings.HasPrefix(c, val) {
-			ambiguous = choice != ""
-			choice = c
+		if !ps.checkValue(p, role, pr.word.Value) {
+			return false
 		}
 	}
-	if dynamic || choice == "" || ambiguous {
-		ps.fail("%s: %s is not a value of %s that regate's model of %s knows", p.name, val, o.Names[0], p.name)
-		return false
+	for _, c := range p.Floors {
+		if ps.holds(c.If, c.Unless) {
+			ps.fail("%s %s", p.name, c.Reason)
+		}
 	}
-	ps.modes = append(ps.modes, o.ChoiceSets[choice]...)
 	return true
 }
 
@@ -375,22 +259,34 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	a := args[i]
 	if assignments && !a.Dynamic && isAssignment(a.Text) {
 		words[i] = Word{Role: Value, Value: a.Text}
+		if p.AssignmentsFloor != "" {
+			ps.fail("%s %s %s", p.name, a.Text, p.AssignmentsFloor)
+		}
 		return
 	}
 	if a.Glob && !PathRole(s.Role) && s.Role != String {
 		ps.fail("%s: bash expands the glob %s before %s reads it as a %s", p.name, a.Text, p.name, s.Role)
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
+	ps.checkValue(p, s.Role, a.Text)
+	if s.Floor != "" && (len(s.FloorIfContains) == 0 || containsAny(a.Text, s.FloorIfContains)) {
+		ps.fail("%s %s %s", p.name, quoted(a.Text), s.Floor)
+	}
 }
 
 // active reports whether a slot counts under the modes set.
 func (ps *parser) active(s *Slot) bool {
-	for _, m := range s.If {
+	return ps.holds(s.If, s.Unless)
+}
+
+// holds reports whether the modes of on are all set and those of off none.
+func (ps *parser) holds(on, off []string) bool {
+	for _, m := range on {
 		if !contains(ps.modes, m) {
 			return false
 		}
 	}
-	for _, m := range s.Unless {
+	for _, m := range off {
 		if contains(ps.modes, m) {
 			return false
 		}

@@ -12,11 +12,13 @@ import (
 // parse stopped), and the problem's start ("" when understood). Marks:
 // a word "$x" is an expansion that opens the word, "@x" a literal word
 // with an unquoted glob.
-var parseCases = []struct {
+type parseCase struct {
 	cmd     []string
 	roles   string
 	problem string
-}{
+}
+
+var parseCases = []parseCase{
 	// grep: the first operand is the pattern unless -e or -f gives it.
 	{[]string{"grep", "x", ".env"}, "pattern read", ""},
 	{[]string{"grep", "", ".env"}, "pattern read", ""},
@@ -89,7 +91,14 @@ var parseCases = []struct {
 }
 
 func TestParse(t *testing.T) {
-	for _, c := range parseCases {
+	runParseCases(t, parseCases)
+}
+
+// runParseCases parses each case's words and checks the roles and the
+// problem ("sub" stands for the word that names a subcommand).
+func runParseCases(t *testing.T, cases []parseCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(strings.Join(c.cmd, " "), func(t *testing.T) {
 			args := make([]argmodel.Arg, len(c.cmd)-1)
 			for i, w := range c.cmd[1:] {
@@ -115,8 +124,11 @@ func TestParse(t *testing.T) {
 			got := make([]string, len(r.Words))
 			for i, w := range r.Words {
 				got[i] = w.Role
-				if w.Role == argmodel.Option {
+				switch w.Role {
+				case argmodel.Option:
 					got[i] = "-"
+				case argmodel.Subcommand:
+					got[i] = "sub"
 				}
 			}
 			if g := strings.Join(got, " "); g != c.roles {

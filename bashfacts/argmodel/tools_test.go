@@ -1,0 +1,200 @@
+package argmodel_test
+
+import (
+	"testing"
+
+	"github.com/regate/regate/bashfacts/argmodel"
+)
+
+// toolCases: the models of git, find, fd, rg, jq, tar, zip, curl, go,
+// make, npm, pnpm and yarn (the notation of parseCases). What each row
+// claims the real program does is run against the program in
+// runtime/strict_models_tools_test.go where the program is installed.
+var toolCases = []parseCase{
+	// git: global options are exact words; -C and --git-dir floor (another
+	// repository's configuration runs code); each subcommand has its model.
+	{[]string{"git", "status"}, "sub", ""},
+	{[]string{"git", "status", "-sb", "--porc"}, "sub - -", ""},
+	{[]string{"git", "status", "-uno"}, "sub value", ""},
+	{[]string{"git", "--no-pager", "log", "--oneline", "-5"}, "- sub - -", ""},
+	{[]string{"git", "log", "--oneline", "-20", "--author=bob", "--since", "2.weeks"}, "sub - - pattern - value", ""},
+	{[]string{"git", "log", "-p", "--format=%H", "--", ".env"}, "sub - value - read", ""},
+	{[]string{"git", "log", "--format", ".env"}, "sub - read", ""}, // --format takes no separate value
+	{[]string{"git", "log", "-S", ".env"}, "sub - pattern", ""},
+	{[]string{"git", "log", "--onel"}, "", "git log: the option --onel is not"}, // log does not abbreviate
+	{[]string{"git", "log", "--stdin"}, "sub -", "git log --stdin reads revisions"},
+	{[]string{"git", "log", "-L1,2:.env"}, "sub value", "git log -L reads the lines of a file"},
+	{[]string{"git", "log", "--no-ext-diff"}, "sub -", ""},
+	{[]string{"git", "diff", "HEAD~1", "--", "src/x.go"}, "sub read - read", ""},
+	{[]string{"git", "diff", "--no-index", "a", "b"}, "sub - read read", ""},
+	{[]string{"git", "diff", "--output=x"}, "sub write", ""},
+	{[]string{"git", "diff", "-U", "3"}, "sub - read", ""}, // -U takes an attached value only
+	{[]string{"git", "show", "HEAD:.env"}, "sub read", ""},
+	{[]string{"git", "-C", "/tmp", "status"}, "- list sub", "git -C runs git on another repository"},
+	{[]string{"git", "-c", "core.pager=sh", "log"}, "- value sub", "git -c sets configuration"},
+	{[]string{"git", "bisect", "start"}, "", "git: the subcommand bisect is not"},
+	{[]string{"git", "add", "."}, "sub read", ""},
+	{[]string{"git", "commit", "-am", "fix: parser"}, "sub - value", ""},
+	{[]string{"git", "push", "--force", "origin", "main"}, "sub - value value", ""},
+	{[]string{"git", "push", "--receive-pack=./x", "origin"}, "sub value value", "git push --receive-pack runs a program"},
+	{[]string{"git", "push", "../x", "main"}, "sub value value", "git push ../x pushes to a repository named by its path"},
+	{[]string{"git", "push", "-u", "origin", "feature/x"}, "sub - value value", ""},
+	{[]string{"git", "checkout", "-b", "feature/x"}, "sub - value", ""},
+	{[]string{"git", "checkout", "--", ".env"}, "sub - edit", ""},
+	{[]string{"git", "stash", "push", "-m", "wip", "--", "src"}, "sub sub - value - read", ""},
+	{[]string{"git", "rebase", "-i", "HEAD~3"}, "sub - value", "git rebase -i opens an editor"},
+	{[]string{"git", "rebase", "--exec", "make", "main"}, "sub - value value", "git rebase -x runs a command"},
+	{[]string{"git", "clean", "-fd"}, "sub -", "git clean deletes untracked files"},
+	{[]string{"git", "clean", "-nd"}, "sub -", ""},
+	{[]string{"git", "apply", "--check", "p.diff"}, "sub - read", ""},
+	{[]string{"git", "apply", "--stat", "--apply", "p.diff"}, "sub - - read", "git apply writes the files"},
+	{[]string{"git", "clone", "--template=/t", "u", "d"}, "sub value read write", "git clone --template copies hooks"},
+	{[]string{"git", "commit", "--fixup", "amend:HEAD"}, "sub - value", ""},
+	{[]string{"git", "branch"}, "sub", ""},
+	{[]string{"git", "branch", "--list", "f*"}, "sub - pattern", ""},
+	{[]string{"git", "branch", "-vv"}, "sub -", ""},
+	{[]string{"git", "branch", "feature"}, "sub value", "git branch feature creates a branch"},
+	{[]string{"git", "branch", "--sort=refname", "feature"}, "sub value value", "git branch feature creates"},
+	{[]string{"git", "branch", "-d", "x"}, "sub - value", "git branch -d deletes a branch"},
+	{[]string{"git", "branch", "--no-list"}, "", "git branch: the option --no-list is not"},
+	{[]string{"git", "tag", "-l", "v*"}, "sub - pattern", ""},
+	{[]string{"git", "tag", "-n5"}, "sub value", ""},
+	{[]string{"git", "tag", "v1"}, "sub value", "git tag v1 creates a tag"},
+	{[]string{"git", "config", "core.pager"}, "sub value", ""},
+	{[]string{"git", "config", "--get", "user.name"}, "sub - value", ""},
+	{[]string{"git", "config", "core.pager", "sh"}, "sub value value", "git config sh sets git's configuration"},
+	{[]string{"git", "config", "--unset", "core.pager"}, "sub - value", "git config --unset sets git's"},
+	{[]string{"git", "config", "--add", "--get", "x"}, "sub - - value", "git config --add sets"},
+	{[]string{"git", "check-ignore", ".env"}, "sub string", ""},
+	{[]string{"git", "grep", "TODO"}, "sub pattern", ""},
+	{[]string{"git", "grep", "-e", "x", "--", "src"}, "sub - pattern - tree-tracked", ""},
+	{[]string{"git", "grep", "-O", "x"}, "sub - pattern", "git grep -O runs a pager"},
+	{[]string{"git", "remote", "-v"}, "sub -", ""},
+	{[]string{"git", "remote", "add", "x", "y"}, "sub sub value value", "git remote add changes the remotes"},
+	{[]string{"git", "cat-file", "-p", "HEAD:.env"}, "sub - read", ""},
+	{[]string{"git", "cat-file", "--batch"}, "sub -", "git cat-file --batch reads the names"},
+	{[]string{"git", "rev-parse", "--show-toplevel"}, "sub -", ""},
+	{[]string{"git", "ls-files", "-z", "src"}, "sub - list", ""},
+	{[]string{"git", "blame", "-L", "1,5", "src/x.go"}, "sub - value read", ""},
+	{[]string{"git", "shortlog", "-sn", "--all"}, "sub - -", ""},
+	{[]string{"git", "describe", "--tags", "--always"}, "sub - -", ""},
+	// find: start points are listed; a pattern names files only when an
+	// action runs on or deletes what it selects.
+	{[]string{"find", ".", "-name", ".env"}, "list - pattern", ""},
+	{[]string{"find", ".", "-name", "*.go", "-type", "f"}, "list - pattern - value", ""},
+	{[]string{"find", "-L", ".", "-name", "x"}, "- list - pattern", ""},
+	{[]string{"find", ".", "-name", ".env", "-exec", "cat", "{}", "+"}, "list - read - code code -", ""},
+	{[]string{"find", ".", "-name", ".env", "-delete"}, "list - read -", ""},
+	{[]string{"find", ".", "(", "-name", "a", "-o", "-name", "b", ")"}, "list - - pattern - - pattern -", ""},
+	{[]string{"find", ".", "-fprintf", "out", "%p"}, "list - write string", ""},
+	{[]string{"find", ".", "-newer", ".env"}, "list - list", ""},
+	{[]string{"find", ".", "-exec", "echo", "+", "-name", ".env", ";"}, "", "find: the operand ; comes after"},
+	{[]string{"find", ".", "-exec", "cat", "{}"}, "", "find: the option -exec is not ended"},
+	{[]string{"find", "-name", "x", "."}, "", "find: the operand . comes after an option"},
+	{[]string{"find", ".", "-name", "@*.go"}, "", "find: bash expands the glob *.go"},
+	// fd: clap; -x runs a command on every result.
+	{[]string{"fd", "-H", ".env"}, "- pattern", ""},
+	{[]string{"fd", ".env", "-x", "cat"}, "read - code", ""},
+	{[]string{"fd", "x", "src", "-x", "cat", ";", "-H"}, "read list - code - -", ""},
+	{[]string{"fd", "-d=2", "x"}, "value pattern", ""},
+	// rg: the folders searched skip hidden and ignored files unless told.
+	{[]string{"rg", "foo"}, "pattern", ""},
+	{[]string{"rg", "-n", "foo", "src"}, "- pattern tree-visible", ""},
+	{[]string{"rg", "--hidden", "foo", "."}, "- pattern tree", ""},
+	{[]string{"rg", "-uu", "foo"}, "- pattern", ""},
+	{[]string{"rg", "-e", "foo", "--", ".env"}, "- pattern - tree-visible", ""},
+	{[]string{"rg", "-f=pats", "x"}, "read tree-visible", ""},
+	{[]string{"rg", "-g", ".env", "X"}, "- read pattern", ""},
+	{[]string{"rg", "-g", "!.env", "X"}, "- pattern pattern", ""},
+	{[]string{"rg", "--files", "src"}, "- list", ""},
+	{[]string{"rg", "--hidd", "x"}, "", "rg: the option --hidd is not"},
+	{[]string{"rg", "--pre", "./x.sh", "x"}, "- value pattern", "rg --pre runs a preprocessor command"},
+	// jq: the filter is a value; files are read.
+	{[]string{"jq", "-r", ".name", "package.json"}, "- value read", ""},
+	{[]string{"jq", "-n", "--rawfile", "x", ".env", "[$x]"}, "- - value read value", ""},
+	{[]string{"jq", "-f", "prog.jq", "in.json"}, "- read read", ""},
+	{[]string{"jq", "-n", "import \"x\" as $d; $d"}, "- value", "jq import \"x\" as $d; $d imports"},
+	{[]string{"jq", "-n", "--arg", "a"}, "", "jq: the option --arg needs 2 values"},
+	// tar: the mode decides the archive's role; -x writes unseen names.
+	{[]string{"tar", "-tzf", "x.tgz"}, "- read", ""},
+	{[]string{"tar", "tzf", "x.tgz"}, "- read", ""},
+	{[]string{"tar", "czf", "out.tgz", "src"}, "- write tree", ""},
+	{[]string{"tar", "cfC", "out.tar", "dir", "src"}, "- write list tree", "tar -C changes the folder"},
+	{[]string{"tar", "-rf", "x.tar", "a"}, "- edit tree", ""},
+	{[]string{"tar", "-xzf", "x.tgz"}, "- read", "tar -x writes the archive's entries"},
+	{[]string{"tar", "-xOzf", "x.tgz", ".env"}, "- read pattern", ""},
+	{[]string{"tar", "-xf", "x.tar", ".env"}, "- read write", "tar -x writes"},
+	{[]string{"tar", "--creat", "-f", "x.tar", "a"}, "- - write tree", ""},
+	{[]string{"tar", "--use-c=./evil", "-cf", "x", "a"}, "value - write tree", "tar -I runs a command"},
+	{[]string{"tar", "-cf", "x.tar", "-T", "list"}, "- write - read", "tar -T reads the names"},
+	{[]string{"tar", "-tf", "host:x.tar"}, "- read", "tar -f names an archive on another host"},
+	{[]string{"tar", "xqf", "x"}, "", "tar: the option -q (in xqf) is not"},
+	// zip: two-letter options first; -x and -i lists end at an option.
+	{[]string{"zip", "-r", "out.zip", "src"}, "- edit tree", ""},
+	{[]string{"zip", "-rq", "out.zip", ".", "-x", "*.git*"}, "- edit tree - pattern", ""},
+	{[]string{"zip", "out.zip", "a", "-x", "b", "c", "-r", "d"}, "edit tree - pattern pattern - tree", ""},
+	{[]string{"zip", "-r", "o.zip", ".", "-i", ".env"}, "- edit tree - read", ""},
+	{[]string{"zip", "-lf", "log", "o.zip", "a"}, "- write edit read", ""},
+	{[]string{"zip", "-TT", "sh -c x", "o.zip", "a"}, "- value edit read", "zip -TT runs a command"},
+	{[]string{"zip", "-d", "o.zip", "a*"}, "- edit pattern", ""},
+	// curl: URLs, files read by @, files written; a file: URL is a path.
+	{[]string{"curl", "-s", "https://example.com"}, "- url", ""},
+	{[]string{"curl", "-sSLo", "out.lock", "https://x"}, "- write url", ""},
+	{[]string{"curl", "-d@.env", "https://x"}, "read url", ""}, // "@…" marks a glob in these rows
+	{[]string{"curl", "--data-binary=@.env", "https://x"}, "read url", ""},
+	{[]string{"curl", "-d", "a=b", "https://x"}, "- value url", ""},
+	{[]string{"curl", "-sH@hdrs", "https://x"}, "read url", ""},
+	{[]string{"curl", "-F", "f=@.env", "https://x"}, "- value url", "curl -F sends the contents of a file"},
+	{[]string{"curl", "-F", "a=b", "https://x"}, "- value url", ""},
+	{[]string{"curl", "file:///home/u/.ssh/id_rsa"}, "url", "curl: the URL file:///home/u/.ssh/id_rsa reads a local file"},
+	{[]string{"curl", "{file,http}:///etc/passwd"}, "url", "curl: the URL {file,http}:///etc/passwd reads"},
+	{[]string{"curl", "--url", "FILE:/etc/passwd"}, "- url", "curl: the URL FILE:/etc/passwd reads"},
+	{[]string{"curl", "-O", "https://x/y"}, "- url", "curl -O writes a file named after the URL"},
+	{[]string{"curl", "-K", "cfg", "https://x"}, "- read url", "curl -K reads its options from a file"},
+	{[]string{"curl", "-T", "{a,.env}", "https://x"}, "- read url", "curl -T uploads the files a curl glob names"},
+	{[]string{"curl", "--sil", "--no-silent", "https://x"}, "- - url", ""},
+	// go: flags as the flag package reads them; go test reads flags after
+	// the packages; what is passed on to code is read.
+	{[]string{"go", "test", "./..."}, "sub read", ""},
+	{[]string{"go", "test", "./...", "-run", "TestX", "-v"}, "sub read - value -", ""},
+	{[]string{"go", "test", "--count=1", "./pkg"}, "sub value read", ""},
+	{[]string{"go", "test", "./x", "-args", ".env"}, "sub read - read", ""},
+	{[]string{"go", "test", "-exec", "./evil", "./..."}, "sub - value read", "go test -exec runs a command"},
+	{[]string{"go", "vet", "./..."}, "sub read", ""},
+	{[]string{"go", "build", "-o", "bin/app", "./cmd/app"}, "sub - write read", ""},
+	{[]string{"go", "build", "./...", "-v"}, "sub read read", ""}, // go build stops at the first package
+	{[]string{"go", "env", "-w", "GOFLAGS=-x"}, "sub - value", "go env -w writes go's environment file"},
+	{[]string{"go", "mod", "tidy"}, "sub sub", ""},
+	{[]string{"go", "generate", "./..."}, "", "go: the subcommand generate is not"},
+	// make: targets are names; a variable or another makefile asks.
+	{[]string{"make", "test"}, "value", ""},
+	{[]string{"make", "-j4", "test"}, "value value", ""},
+	{[]string{"make", "test", "CC=sh"}, "value value", "make CC=sh sets a makefile variable"},
+	{[]string{"make", "-f", "other.mk"}, "- read", "make -f reads its rules from another makefile"},
+	{[]string{"make", "-C", "sub", "test"}, "- list value", ""},
+	// npm, pnpm, yarn: scripts run by name.
+	{[]string{"npm", "test"}, "sub", ""},
+	{[]string{"npm", "run", "build", "--", ".env"}, "sub code read read", ""},
+	{[]string{"npm", "install", "-D", "typescript"}, "sub - read", ""},
+	{[]string{"npm", "config", "set", "x", "y"}, "sub sub value value", "npm config set changes npm's configuration"},
+	{[]string{"npm", "--script-shell=./x.sh", "test"}, "value sub", "npm --script-shell runs package scripts"},
+	{[]string{"npm", "frobnicate"}, "", "npm: the subcommand frobnicate is not"},
+	{[]string{"pnpm", "build"}, "code", ""},
+	{[]string{"pnpm", "--filter", "web", "test"}, "- value sub", ""},
+	{[]string{"yarn", "build", "--watch"}, "code read", ""},
+	{[]string{"yarn", "add", "react"}, "sub read", ""},
+}
+
+func TestParseTools(t *testing.T) {
+	runParseCases(t, toolCases)
+}
+
+// TestToolModels: the second set of families has its models.
+func TestToolModels(t *testing.T) {
+	for _, p := range []string{"git", "find", "fd", "fdfind", "rg", "jq", "tar", "gtar", "zip", "curl", "go",
+		"make", "gmake", "npm", "pnpm", "yarn"} {
+		if !argmodel.Has(p) {
+			t.Errorf("%s has no model", p)
+		}
+	}
+}
