@@ -42,6 +42,13 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 	var src []int
 	for i, word := range argWords {
 		t := texts[i]
+		if strings.HasPrefix(t, "~+") || strings.HasPrefix(t, "~-") {
+			// ~+ and ~- are the working directories (places.go): the
+			// program reads the place, not a folder named "~+".
+			if v, ok := w.knownPlace(word); ok {
+				t = v
+			}
+		}
 		if !staticWord(word) && dynamicWord(word) {
 			// $HOME/… and $PWD/… name known places: literal to the model.
 			if v, ok := w.homeForm(word); ok {
@@ -103,6 +110,27 @@ func (w *walker) fromEnvironment(word *syntax.Word) bool {
 	}
 	_, assigned := w.variable(pe.Param.Value)
 	return !assigned
+}
+
+// environmentOnly reports a word whose every expansion is a plain $NAME
+// or ${NAME} of a variable the command does not assign: the host's
+// environment, which the agent does not choose.
+func (w *walker) environmentOnly(word *syntax.Word) bool {
+	for _, p := range flattenQuotes(word.Parts) {
+		switch x := p.part.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.ParamExp:
+			if !isSimpleParam(x) {
+				return false
+			}
+			if _, assigned := w.variable(x.Param.Value); assigned || !isName(x.Param.Value) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // globWord reports an unquoted glob in a word whose text is t.
@@ -234,12 +262,23 @@ func (m *modelRead) find(i int, v string) int {
 func (m *modelRead) addMissing(program *syntax.Word) {
 	w := m.w
 	for k, wd := range m.res.Words {
-		if !argmodel.PathRole(wd.Role) || m.args[k].Dynamic || wd.Value == "" || wd.Value == "-" {
+		if !argmodel.PathRole(wd.Role) || wd.Value == "" || wd.Value == "-" {
 			continue
 		}
 		i := k
 		if m.src != nil {
 			i = m.src[k]
+		}
+		if m.args[k].Dynamic {
+			// A path the program uses that an expansion spells, which no
+			// token of the spec's or the places' rules took: unknown,
+			// unless it only reads the host's environment ("$f").
+			if !w.environmentOnly(m.words[i]) {
+				w.unknownToken(wd.Value, m.words[i], TokenArgument, "the "+wd.Role+" path "+wd.Value+
+					" depends on an expansion regate does not resolve", m.sc)
+				w.out.Tokens[len(w.out.Tokens)-1].Role = wd.Role
+			}
+			continue
 		}
 		kind := TokenArgument
 		if m.args[k].Text != wd.Value {

@@ -28,7 +28,7 @@ var toolCases = []parseCase{
 	{[]string{"git", "diff", "HEAD~1", "--", "src/x.go"}, "sub read - read", ""},
 	{[]string{"git", "diff", "--no-index", "a", "b"}, "sub - read read", ""},
 	{[]string{"git", "diff", "--output=x"}, "sub write", ""},
-	{[]string{"git", "diff", "-U", "3"}, "sub - read", ""}, // -U takes an attached value only
+	{[]string{"git", "diff", "-U", "3"}, "sub - tree-tracked", ""}, // -U takes an attached value only
 	{[]string{"git", "show", "HEAD:.env"}, "sub read", ""},
 	{[]string{"git", "-C", "/tmp", "status"}, "- list sub", "git -C runs git on another repository"},
 	{[]string{"git", "-c", "core.pager=sh", "log"}, "- value sub", "git -c sets configuration"},
