@@ -25,8 +25,8 @@ var toolCases = []parseCase{
 	{[]string{"git", "log", "--stdin"}, "sub -", "git log --stdin reads revisions"},
 	{[]string{"git", "log", "-L1,2:.env"}, "sub value", "git log -L reads the lines of a file"},
 	{[]string{"git", "log", "--no-ext-diff"}, "sub -", ""},
-	{[]string{"git", "diff", "HEAD~1", "--", "src/x.go"}, "sub read - read", ""},
-	{[]string{"git", "diff", "--no-index", "a", "b"}, "sub - read read", ""},
+	{[]string{"git", "diff", "HEAD~1", "--", "src/x.go"}, "sub tree-tracked - tree-tracked", ""},
+	{[]string{"git", "diff", "--no-index", "a", "b"}, "sub - tree tree", ""},
 	{[]string{"git", "diff", "--output=x"}, "sub write", ""},
 	{[]string{"git", "diff", "-U", "3"}, "sub - tree-tracked", ""}, // -U takes an attached value only
 	{[]string{"git", "show", "HEAD:.env"}, "sub read", ""},
