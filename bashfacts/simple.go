@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/regate/regate/bashfacts/argmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -134,7 +135,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			}
 		}
 		i := skipOptions(args, spec.valueShort, spec.valueLong)
-		for spec.assignments && i < len(args) && isAssignment(args[i]) {
+		for spec.assignments && i < len(args) && argmodel.IsAssignment(args[i]) {
 			i++
 		}
 		i = min(i+spec.operands, len(args))
@@ -252,18 +253,4 @@ func indexOf(args []string, xs ...string) int {
 		}
 	}
 	return -1
-}
-
-// isAssignment reports NAME=value.
-func isAssignment(s string) bool {
-	name, _, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return false
-	}
-	for i, c := range name {
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/regate/regate/bashfacts/argmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -231,7 +232,7 @@ func sensitiveEnv(name string) bool {
 // sensitiveAssignment returns the variable of NAME=value (or of export's
 // and declare's NAME=value) when it is sensitive.
 func sensitiveAssignment(word string) string {
-	if !isAssignment(word) {
+	if !argmodel.IsAssignment(word) {
 		return ""
 	}
 	name, _, _ := strings.Cut(word, "=")

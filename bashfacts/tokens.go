@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/regate/regate/bashfacts/argmodel"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -92,7 +93,7 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 		w.globbedOperand(word, sc)
 		return
 	}
-	if strings.Contains(t, "://") || isAssignment(t) {
+	if strings.Contains(t, "://") || argmodel.IsAssignment(t) {
 		return
 	}
 	if !strings.Contains(t, "{") { // no braces: the word is its one token

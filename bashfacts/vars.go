@@ -3,6 +3,7 @@ package bashfacts
 import (
 	"strings"
 
+	"github.com/regate/regate/bashfacts/argmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -176,7 +177,7 @@ func (w *walker) arithmVar(x syntax.ArithmExpr) {
 	}
 }
 
-func isName(s string) bool { return s != "" && isAssignment(s+"=") }
+func isName(s string) bool { return s != "" && argmodel.IsAssignment(s+"=") }
 
 // substitution is what a word with expansions spells once the variables
 // the command assigns are put in.

@@ -257,7 +257,7 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 
 func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, assignments bool) {
 	a := args[i]
-	if assignments && !a.Dynamic && isAssignment(a.Text) {
+	if assignments && !a.Dynamic && IsAssignment(a.Text) {
 		words[i] = Word{Role: Value, Value: a.Text}
 		if p.AssignmentsFloor != "" {
 			ps.fail("%s %s %s", p.name, a.Text, p.AssignmentsFloor)
@@ -307,8 +307,9 @@ func leadingNumber(t string, plus bool) bool {
 	return true
 }
 
-// isAssignment reports NAME=value.
-func isAssignment(s string) bool {
+// IsAssignment reports NAME=value, the shape of a shell assignment (and of
+// awk's operand that sets a variable).
+func IsAssignment(s string) bool {
 	name, _, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
 		return false
