@@ -77,6 +77,14 @@ type Unit struct {
 	// StrictOnly marks a unit only strict mode evaluates: a command run by
 	// a wrapper the spec does not list.
 	StrictOnly bool `json:"strict_only,omitempty"`
+	// Prefix is the unit's own leading assignments as written when one
+	// sets a variable that changes what runs (PAGER='sh -c id' in
+	// PAGER='sh -c id' git log), and PrefixStrict why strict mode floors
+	// the unit spelt with it: the floor is on that spelling, so that a
+	// session approval records the prefix the person saw and another
+	// prefix asks again.
+	Prefix       string `json:"prefix,omitempty"`
+	PrefixStrict string `json:"prefix_strict,omitempty"`
 	// Spellings are the unit's text spelt the other ways the program reads
 	// it the same: its base name for a program given as a path, its
 	// options bundled or apart, in any order, short or long. Strict mode

@@ -15,7 +15,7 @@ func summarize(f *Facts, err error) string {
 	var b strings.Builder
 	for _, u := range f.Units {
 		fmt.Fprintf(&b, "unit %q @%s", u.Text, u.Pos)
-		for _, kv := range [][2]string{{"origin", u.Origin}, {"program", u.Program}, {"wrapper", u.Wrapper}, {"runs", u.Runs}, {"strict", u.Strict}} {
+		for _, kv := range [][2]string{{"origin", u.Origin}, {"program", u.Program}, {"wrapper", u.Wrapper}, {"runs", u.Runs}, {"strict", u.Strict}, {"prefix", u.Prefix}, {"prefix-strict", u.PrefixStrict}} {
 			if kv[1] != "" {
 				fmt.Fprintf(&b, " %s=%q", kv[0], kv[1])
 			}

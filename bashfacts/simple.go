@@ -24,6 +24,12 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	if len(words) == 0 {
 		return sc.dir
 	}
+	// A sensitive prefix of the command's own (PAGER=x git log) floors it
+	// as the command spelt with the prefix (Unit.Prefix), so that an
+	// approval names the prefix too; what the command wraps still runs
+	// under it (sc.env).
+	prefix, ownEnv := sc.prefix, sc.env
+	sc.prefix = ""
 	texts := make([]string, len(words))
 	u := Unit{Pos: w.pos(start), Origin: sc.origin, StrictOnly: sc.strictOnly}
 	w.unitPos = u.Pos
@@ -158,7 +164,14 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		}
 	}
 
-	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, sc)...)
+	strictSc := sc
+	if prefix != "" {
+		u.Prefix, u.PrefixStrict = prefix, "runs with "+ownEnv+" set, which changes what runs"
+		if sc.env == ownEnv {
+			strictSc.env = ""
+		}
+	}
+	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, strictSc)...)
 	model := w.readModel(prog, argWords, args, sc)
 	u.Strict = model.strictReason(u.Strict)
 	if u.Wrapper != "" {

@@ -23,6 +23,10 @@ type scope struct {
 	// strictOnly marks what only strict mode evaluates: the commands of the
 	// wrappers it adds.
 	strictOnly bool
+	// prefix is the source of a simple command's own leading assignments
+	// when one of them sets a sensitive variable (PAGER=x git log): the
+	// unit's Prefix, for that command alone.
+	prefix string
 	// feeds is set where what the statement prints becomes another
 	// command's input or words (the left of a pipe, a substitution): a
 	// string echo prints there may be a path after all.
@@ -334,6 +338,7 @@ func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 				w.envSet = a.Name.Value // NAME=value alone: the rest runs under it
 			} else {
 				sc.env = a.Name.Value
+				sc.prefix = w.sourceBetween(c.Assigns[0], c.Assigns[len(c.Assigns)-1])
 			}
 		}
 	}

@@ -200,8 +200,12 @@ func flattenQuotes(parts []syntax.WordPart) []quotedPart {
 }
 
 // source is the text of a node as written.
-func (w *walker) source(n syntax.Node) string {
-	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+func (w *walker) source(n syntax.Node) string { return w.sourceBetween(n, n) }
+
+// sourceBetween is the text as written from the start of one node to the
+// end of another.
+func (w *walker) sourceBetween(from, to syntax.Node) string {
+	start, end := int(from.Pos().Offset()), int(to.End().Offset())
 	if start < 0 || end > len(w.src) || start > end {
 		return ""
 	}

@@ -82,6 +82,9 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		if !wholeUnit {
 			c.At = u.Pos.String()
 		}
+		if u.Prefix != "" {
+			checks = append(checks, prefixCheck(c, u))
+		}
 		checks = append(checks, c)
 		if sp := e.unitSpellings(u); len(sp) > 0 {
 			checks = append(checks, spellingsCheck(c, sp))
@@ -234,6 +237,22 @@ func otherHome(p string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// prefixCheck is a unit spelt with its own sensitive prefix
+// (bashfacts.Unit.Prefix), a bare check strict mode alone decides: only a
+// rule that names that spelling decides it (a session approval of it, in
+// practice), else its strict reason asks. It comes before the unit's own
+// check, so that an ask of both reports it, and the approval a person gives
+// records the prefix they saw: PAGER=less git log approved does not approve
+// PAGER='sh -c id' git log.
+func prefixCheck(c Check, u bashfacts.Unit) Check {
+	p := c
+	p.Value = u.Prefix + " " + u.Text
+	p.Forms = [][]string{{p.Value}}
+	p.Bare, p.StrictOnly, p.Strict = true, true, u.PrefixStrict
+	p.Wrapper, p.Runs = "", ""
+	return p
 }
 
 // spellingsCheck is a unit's other spellings (bashfacts.Unit.Spellings),
