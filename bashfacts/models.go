@@ -1,6 +1,7 @@
 package bashfacts
 
 import (
+	"path"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -321,5 +322,33 @@ func (m *modelRead) attachFilters(toks []Token) {
 		case argmodel.Tree, argmodel.TreeVisible, argmodel.TreeTracked:
 			toks[i].Filters = &f
 		}
+	}
+}
+
+// intoFolder are the programs that, given a folder as their target, write
+// each source inside it under its base name.
+var intoFolder = set("cp", "mv", "install")
+
+// attachInto gives the write targets of cp, mv and install the base names
+// of the command's other paths (Token.Into): a target that is a folder is
+// written as folder/NAME, which strict mode decides as the write it is.
+func attachInto(prog string, toks []Token) {
+	if !intoFolder[prog] {
+		return
+	}
+	for i := range toks {
+		if toks[i].Role != argmodel.Write {
+			continue
+		}
+		var names []string
+		for j := range toks {
+			if j == i || !argmodel.PathRole(toks[j].Role) || toks[j].Unknown != "" {
+				continue
+			}
+			if base := path.Base(toks[j].Value); base != "/" && base != "." && base != ".." {
+				names = append(names, base)
+			}
+		}
+		toks[i].Into = names
 	}
 }

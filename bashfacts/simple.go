@@ -193,6 +193,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	if model.res.Known {
 		model.addMissing(words[0])
 		model.attachFilters(w.out.Tokens[from:])
+		attachInto(prog, w.out.Tokens[from:])
 	}
 	for _, f := range nested {
 		f()

@@ -1,6 +1,8 @@
 package facts
 
 import (
+	"path"
+
 	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/bashfacts/argmodel"
 )
@@ -30,7 +32,8 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
 	case argmodel.Write:
-		return e.appendWriteChecks(out, c, bashfacts.WriteCreate)
+		out = e.appendWriteChecks(out, c, bashfacts.WriteCreate)
+		return e.appendIntoChecks(out, t, base)
 	case argmodel.Edit:
 		return e.appendWriteChecks(out, c, bashfacts.WriteAppend)
 	}
@@ -79,4 +82,31 @@ func roleChecksOf(tokens []bashfacts.Token) int {
 		}
 	}
 	return n
+}
+
+// appendIntoChecks adds, for a write target of cp, mv or install that is a
+// folder, the files written inside it (bashfacts.Token.Into): cp x.lock
+// build/ writes build/x.lock, which meets write *.lock as cp x.lock
+// build/x.lock does. Each is a strict-only path check with its write
+// checks.
+func (e *Env) appendIntoChecks(out []Check, t bashfacts.Token, base string) []Check {
+	if len(t.Into) == 0 {
+		return out
+	}
+	dir, known := e.effectiveDir(t.Dir, base)
+	if !known || !e.PathForms(t.Value, dir).Dir {
+		return out
+	}
+	for _, name := range t.Into {
+		inside := t
+		inside.Value, inside.Into, inside.Bare, inside.Pattern = path.Join(t.Value, name), nil, false, false
+		c, _, ok := e.tokenCheck(inside, base)
+		if !ok {
+			continue
+		}
+		c.StrictOnly = true
+		out = append(out, c)
+		out = e.appendWriteChecks(out, c, bashfacts.WriteCreate)
+	}
+	return out
 }

@@ -130,6 +130,10 @@ func TestStrictArgumentModels(t *testing.T) {
 		{"grep -r X --exclude-dir=src .", printsSecret, "ask", "allow"},
 		{"tee -a pnpm.lock < README", writes("pnpm.lock"), "deny", "ask"},
 		{"cp README x.lock", writes("x.lock"), "deny", "ask"},
+		// Into a folder: the file written is the folder/NAME.
+		{"cp pnpm.lock src/", writes("src/pnpm.lock"), "deny", "ask"},
+		{"cp pnpm.lock src", writes("src/pnpm.lock"), "deny", "ask"},
+		{"cp -t src pnpm.lock", writes("src/pnpm.lock"), "deny", "ask"},
 		{"cp -t src README && cp README yarn.lock", writes("src/README", "yarn.lock"), "deny", "ask"},
 		{"sed -i s/a/b/ pnpm.lock", writes("pnpm.lock"), "deny", "ask"},
 		{"sed -ie. s/a/b/ pnpm.lock", writes("pnpm.lock", "pnpm.locke."), "deny", "ask"},
