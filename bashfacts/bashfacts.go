@@ -20,6 +20,16 @@ const (
 	// MaxDepth bounds how deeply units nest: substitutions, subshells,
 	// compound bodies, wrapped commands and -c payloads all count.
 	MaxDepth = 64
+	// MaxNesting bounds how deeply brackets nest in the text, ( and {
+	// counted alike (quoted ones too), and MaxOperators how many pipe and
+	// list operators (|, ||, &&, &, |&) it holds. Both are checked before
+	// the parse: the parser and the walker recurse once per level of
+	// nesting and per operator of a chain, and Go's stack overflow is a
+	// fatal error no recover catches (issue 20: a 1 MiB chain took 1.2 GB
+	// of stack and killed serve). At the limits the stack stays near 10 MB
+	// and 35 MB.
+	MaxNesting   = 1000
+	MaxOperators = 10000
 )
 
 // ErrLimit is wrapped by the errors Extract returns for input past a limit.
@@ -203,6 +213,9 @@ func Extract(src string) (*Facts, error) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		return nil, fmt.Errorf("%w: NUL byte at offset %d", ErrLimit, i)
 	}
+	if err := checkShape(src); err != nil {
+		return nil, err
+	}
 	f, err := parse(src)
 	if err != nil {
 		return nil, err
@@ -218,6 +231,30 @@ func Extract(src string) (*Facts, error) {
 	slices.SortStableFunc(w.out.Units, func(a, b Unit) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
 	slices.SortStableFunc(w.out.Tokens, func(a, b Token) int { return cmp.Compare(a.Pos.Offset, b.Pos.Offset) })
 	return w.out, nil
+}
+
+// checkShape refuses, before any parse, a command that nests brackets past
+// MaxNesting or chains more than MaxOperators operators.
+func checkShape(src string) error {
+	depth, operators := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '{':
+			if depth++; depth > MaxNesting {
+				return fmt.Errorf("%w: brackets nest deeper than %d at offset %d", ErrLimit, MaxNesting, i)
+			}
+		case ')', '}':
+			depth = max(depth-1, 0)
+		case '|', '&':
+			if i+1 < len(src) && (src[i+1] == c || (c == '|' && src[i+1] == '&')) {
+				i++ // ||, &&, |& are one operator
+			}
+			if operators++; operators > MaxOperators {
+				return fmt.Errorf("%w: more than %d pipe and list operators", ErrLimit, MaxOperators)
+			}
+		}
+	}
+	return nil
 }
 
 func parse(src string) (*syntax.File, error) {
