@@ -2,16 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/rulefile"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 	"github.com/regate/regate/runtime/statedir"
@@ -99,11 +102,10 @@ func (f *ruleFlags) input() (compiler.Input, error) {
 		in.HardGuards = src
 	}
 	for _, dir := range f.agentDirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+		files, err := agentFiles(dir)
 		if err != nil {
 			return in, withCode(exitBadRules, err)
 		}
-		sort.Strings(files)
 		for _, p := range files {
 			src, err := readSource(p)
 			if err != nil {
@@ -122,11 +124,36 @@ func (f *ruleFlags) input() (compiler.Input, error) {
 	return in, nil
 }
 
-func readSource(path string) (*compiler.Source, error) {
-	b, err := os.ReadFile(path)
+// agentFiles lists a folder's agent files (*.md) in name order. The
+// folder is listed, never globbed: a folder whose name holds [, * or ?
+// names only itself.
+func agentFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // as a glob of a missing folder: no agents
+	}
 	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".md") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	return files, nil // ReadDir sorts by name
+}
+
+// readSource reads a rule file: a regular file only, opened without
+// waiting (a FIFO or a device at the path is an error, not a hang), and
+// no larger than the compiler takes (rulefile.Read).
+func readSource(path string) (*compiler.Source, error) {
+	b, err := rulefile.Read(path, compiler.MaxFileSize)
+	if err != nil && !errors.Is(err, rulefile.ErrTooLarge) {
 		return nil, withCode(exitBadRules, err)
 	}
+	// A file past the limit: what was read goes to the compiler, whose
+	// file_too_large diagnostic fails the layer closed, as before.
 	return &compiler.Source{Name: path, Data: b}, nil
 }
 
