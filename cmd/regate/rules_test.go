@@ -15,7 +15,8 @@ import (
 // TestHookRefusesAFifoPolicy: a FIFO at the policy path (nobody writing
 // it) is refused at once with the host's block and the reason, instead of
 // hanging the hook until the host's own timeout lets the call run (issue
-// 20).
+// 20). An open that hangs for another reason (a hung network mount) is
+// still answered by the hook's deadline (TestHookDeadlineBlocksASlowDecision).
 func TestHookRefusesAFifoPolicy(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("REGATE_STATE_DIR", filepath.Join(dir, "state"))
