@@ -398,8 +398,10 @@ func (w *walker) noteFDs(r *syntax.Redirect) {
 	}
 }
 
-// hasDotDot reports whether a path has a ".." component.
-func hasDotDot(p string) bool {
+// HasDotDot reports whether a path has a ".." component: only then can
+// the kernel's walk of it, component by component, end elsewhere than the
+// walk of the lexically cleaned path (facts resolves such a path twice).
+func HasDotDot(p string) bool {
 	for i := strings.Index(p, ".."); i >= 0; {
 		if (i == 0 || p[i-1] == '/') && (i+2 == len(p) || p[i+2] == '/') {
 			return true

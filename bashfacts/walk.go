@@ -519,7 +519,7 @@ func (w *walker) cdTarget(args []*syntax.Word, sc scope) Dir {
 		// ~user, and ~+ or ~- followed by more than a "/…": not a place
 		// regate knows.
 		return unknownDir
-	case physical && hasDotDot(v):
+	case physical && HasDotDot(v):
 		// cd -P walks the path as the kernel does: link/.. is the
 		// folder of the link's target, which a lexical join misses.
 		return unknownDir

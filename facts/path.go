@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/internal/homedir"
 )
 
@@ -54,7 +55,7 @@ func (e *Env) PathForms(value, base string) Forms {
 	}
 	f.Canonical = dedupe(canon.path, e.relative(canon.path))
 	f.Dir = canon.dir
-	if raw := rawAbsolute(expanded, base); hasDotDot(raw) {
+	if raw := rawAbsolute(expanded, base); bashfacts.HasDotDot(raw) {
 		k, err := r.resolve(raw)
 		switch {
 		case err != nil:

@@ -148,22 +148,6 @@ func components(p string) []string {
 	return out
 }
 
-// hasDotDot reports whether a path has a ".." component: only then can the
-// kernel's walk end elsewhere than the walk of the lexically cleaned path.
-func hasDotDot(p string) bool {
-	for i := strings.Index(p, ".."); i >= 0; {
-		if (i == 0 || p[i-1] == '/') && (i+2 == len(p) || p[i+2] == '/') {
-			return true
-		}
-		next := strings.Index(p[i+1:], "..")
-		if next < 0 {
-			return false
-		}
-		i += next + 1
-	}
-	return false
-}
-
 // virtualStep is what resolve makes of a component in a per-process place.
 type virtualStep struct {
 	// follow replaces the rest of the walk from "/" (a magic link: cwd,
