@@ -68,6 +68,19 @@ type ReviewEvent struct {
 	Review   any            `json:"review,omitempty"` // the reviewer's outcome, attempts, usage
 }
 
+// logValue is the event as encoding/json writes it, in plain values, so
+// that the log walks the call's input instead of encoding it whole.
+func (ev ReviewEvent) logValue() any {
+	m := map[string]any{"call": ev.Call, "decision": ev.Decision, "verdict": ev.Verdict}
+	if ev.Call == nil {
+		m["call"] = nil
+	}
+	if ev.Review != nil {
+		m["review"] = ev.Review
+	}
+	return m
+}
+
 // LogReview writes an ask's answer to the review log (masked and bounded
 // as every log line is).
 func LogReview(l *Log, ask Ask, v Verdict, review any) error {

@@ -62,8 +62,7 @@ func BuildPrompt(ask Ask, cwd string, maxRows, maxWidth int) Prompt {
 		evidence = append(evidence, PromptLine{Key: "cwd", Value: cwd})
 	}
 	if len(ask.Call.Input) > 0 && d.Surface != "bash" {
-		var masked []string
-		preview, _ := json.Marshal((&Log{}).clean(toPlain(ask.Call.Input), "", &masked))
+		preview, _ := json.Marshal(newEntry(0).clean(ask.Call.Input, ""))
 		evidence = append(evidence, PromptLine{Key: "input", Value: string(preview)})
 	}
 	p := Prompt{}
@@ -87,13 +86,6 @@ func (p *Prompt) add(l PromptLine, maxWidth int) {
 		p.Elided = true
 	}
 	p.Lines = append(p.Lines, l)
-}
-
-func toPlain(m map[string]any) any {
-	b, _ := json.Marshal(m)
-	var v any
-	_ = json.Unmarshal(b, &v)
-	return v
 }
 
 func itoa(n int) string {
