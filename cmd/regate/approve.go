@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/runtime"
 )
 
 type approveParams struct {
@@ -75,4 +76,20 @@ rules they no longer apply. --list prints the session's approvals.`,
 	p.rules.bind(cmd)
 	p.state.bind(cmd)
 	return cmd
+}
+
+// approveFlags gives eng's session the approvals of --approve flags
+// (decide, facts), each SURFACE=PATTERN: the surface and pattern
+// `regate approve` takes as two arguments.
+func approveFlags(eng *runtime.Engine, flags []string) error {
+	for _, s := range flags {
+		surface, pattern, ok := strings.Cut(s, "=")
+		if !ok || strings.TrimSpace(surface) == "" {
+			return withCode(exitUsage, fmt.Errorf("--approve %q: want SURFACE=PATTERN", s))
+		}
+		if err := eng.Session().Approve(compiler.Approval{Surface: strings.TrimSpace(surface), Pattern: pattern}); err != nil {
+			return withCode(exitUsage, err)
+		}
+	}
+	return nil
 }

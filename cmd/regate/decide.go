@@ -10,12 +10,10 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
 )
@@ -124,14 +122,8 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 	} else if eng, err = engine(ctx, out, cwd, nil); err != nil {
 		return err
 	}
-	for _, s := range p.approvals {
-		surface, pattern, ok := strings.Cut(s, "=")
-		if !ok || surface == "" {
-			return withCode(exitUsage, fmt.Errorf("--approve %q: want SURFACE=PATTERN", s))
-		}
-		if err := eng.Session().Approve(compiler.Approval{Surface: surface, Pattern: pattern}); err != nil {
-			return withCode(exitUsage, err)
-		}
+	if err := approveFlags(eng, p.approvals); err != nil {
+		return err
 	}
 	results := make([]decided, 0, len(calls))
 	for _, c := range calls {

@@ -2,14 +2,18 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/runtime/statedir"
 )
 
 type factsParams struct {
 	rules      ruleFlags
+	state      stateFlags
 	tool       string
 	input      string
 	call       string
@@ -17,6 +21,8 @@ type factsParams struct {
 	cwd        string
 	envelope   bool
 	registered []string
+	approvals  []string
+	session    string
 }
 
 func newFactsCmd(a *app) *cobra.Command {
@@ -31,10 +37,24 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 
   POST /v1/data/regate/lib/permission/decision   {"input": <document>}
 
+The document's "session" member carries the session's approvals, as the embedded runtime uses
+them: --approve SURFACE=PATTERN adds one (as for decide), and --session ID reads those that
+regate approve recorded for the hook session ID in the state folder (the rule files are then
+compiled through the state folder, as the hook does, so the approvals of the same policy apply).
+Without either, the session has no approvals.
+
 --envelope prints {"input": <document>}, ready to post. Calls are given as for decide.`,
 		Example: `  regate facts --tool bash --input '{"command":"git status && rm -rf build"}' --envelope |
-    curl -s -d @- localhost:8181/v1/data/regate/lib/permission/decision`,
+    curl -s -d @- localhost:8181/v1/data/regate/lib/permission/decision
+  regate facts --approve 'bash=make deploy' --tool bash --input '{"command":"make deploy"}'
+  regate facts --session 3f2a… --tool bash --input '{"command":"make deploy"}'`,
 		Args: cobra.NoArgs,
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			if p.session != "" && p.state.off {
+				return withCode(exitUsage, errors.New("--session reads the approvals in the state folder, which --no-state turns off"))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dp := &decideParams{tool: p.tool, input: p.input, call: p.call, calls: p.calls, registered: p.registered}
 			calls, err := dp.readCalls(a.stdin)
@@ -42,7 +62,13 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 				return err
 			}
 			p.rules.cwd = p.cwd
-			out, err := p.rules.compile(a.stderr)
+			// A session's approvals belong to the policy as the state folder
+			// compiled it: compile through it, as the hook does.
+			var state *statedir.Dir
+			if p.session != "" {
+				state = p.state.open(a.stderr)
+			}
+			out, err := p.rules.compileIn(a.stderr, state)
 			if err != nil {
 				return err
 			}
@@ -54,6 +80,10 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 			}
 			eng, err := engine(cmd.Context(), out, cwd, nil)
 			if err != nil {
+				return err
+			}
+			useRecordedApprovals(eng, state, out.Hash, p.session, a.stderr)
+			if err := approveFlags(eng, p.approvals); err != nil {
 				return err
 			}
 			enc := json.NewEncoder(a.stdout)
@@ -75,6 +105,7 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 		},
 	}
 	p.rules.bind(cmd)
+	p.state.bind(cmd)
 	f := cmd.Flags()
 	f.StringVar(&p.tool, "tool", "", "the tool of a single call")
 	f.StringVar(&p.input, "input", "{}", "the tool's input, a JSON object")
@@ -82,6 +113,8 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 	f.StringVar(&p.calls, "calls", "", "a JSON Lines file of calls, - for standard input")
 	f.StringVar(&p.cwd, "cwd", "", "the working directory paths resolve against (default: the current one)")
 	f.StringSliceVar(&p.registered, "registered", nil, "the tools registered in the session (default: every tool)")
+	f.StringArrayVar(&p.approvals, "approve", nil, "a session approval SURFACE=PATTERN (repeatable)")
+	f.StringVar(&p.session, "session", "", "a hook session id: include the approvals regate approve recorded for it")
 	f.BoolVar(&p.envelope, "envelope", false, `print {"input": …}, the body of a Data API request`)
 	return cmd
 }

@@ -125,17 +125,7 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 	if err != nil {
 		return codec.Fail(req, errText(err))
 	}
-	if state != nil && req.SessionID != "" {
-		// Approvals that cannot be read are left out: the call asks more,
-		// never less, and the user is told why.
-		approvals, err := state.Approvals(out.Hash, req.SessionID)
-		if err == nil && len(approvals) > 0 {
-			err = eng.Session().Approve(approvals...)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "regate: session approvals left out: %v\n", oneLine(err.Error()))
-		}
-	}
+	useRecordedApprovals(eng, state, out.Hash, req.SessionID, stderr)
 	ds := make([]runtime.Decision, 0, len(req.Calls))
 	for _, c := range req.Calls {
 		d, err := eng.Decide(ctx, c)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regate/regate/runtime"
 	"github.com/regate/regate/runtime/statedir"
 )
 
@@ -58,4 +59,21 @@ func (s *stateFlags) required() (*statedir.Dir, error) {
 		return nil, withCode(exitFault, err)
 	}
 	return d, nil
+}
+
+// useRecordedApprovals gives eng's session the approvals `regate approve`
+// recorded for session under the policy hash. Approvals that cannot be
+// read or compiled are left out (the call asks more, never less), and w
+// is told why. A nil state folder holds none.
+func useRecordedApprovals(eng *runtime.Engine, state *statedir.Dir, hash, session string, w io.Writer) {
+	if state == nil || session == "" {
+		return
+	}
+	approvals, err := state.Approvals(hash, session)
+	if err == nil && len(approvals) > 0 {
+		err = eng.Session().Approve(approvals...)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "regate: session approvals left out: %v\n", oneLine(err.Error()))
+	}
 }
