@@ -86,6 +86,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/data/regate/decision", s.decide)
+	mux.HandleFunc("POST "+InputPath, s.input)
 	mux.HandleFunc("POST /v1/sessions/{id}/approvals", s.approve)
 	mux.HandleFunc("GET /health", s.health)
 	return s.guard(mux)

@@ -1,0 +1,42 @@
+package server
+
+import (
+	"net/http"
+)
+
+// InputPath is the route that answers the input document of a call, the
+// body a host sends to a stock OPA server running regate's bundle at
+// /v1/data/regate/lib/permission/decision.
+const InputPath = "/v1/data/regate/input"
+
+// input answers POST /v1/data/regate/input: for a request shaped as a
+// decision request ({"input": {"tool", "input", "session", "cwd", …}}),
+// the input document regate would decide on, {"result": <document>},
+// decided on nothing. Bash is decomposed and paths resolved against the
+// call's working directory, and the document's "session" member carries
+// the approvals this server holds for the call's session, so that a stock
+// OPA server given the document decides as POST /v1/data/regate/decision
+// does. It holds the session and engine a decision of that call would.
+func (s *Server) input(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input *call `json:"input"`
+	}
+	if err := decodeBody(r, &req); err != nil || req.Input == nil || req.Input.Tool == "" {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
+		return
+	}
+	p := s.current.Load()
+	// The engine of the call's session and working directory: the same
+	// approvals and the same resolution as its decision.
+	eng, err := s.engine(r.Context(), p, req.Input.Session, req.Input.Cwd)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+		return
+	}
+	doc, err := eng.Input(req.Input.Call)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": doc})
+}
