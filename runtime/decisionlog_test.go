@@ -96,6 +96,10 @@ func nest(n int, value any) any {
 // runtime.MaxLogEntryBytes whatever its input, a value given as a struct
 // as much as one given as plain JSON, and masking still finds its keys.
 func TestLogEntryBounds(t *testing.T) {
+	if !strings.Contains(runtime.TooDeep, " "+strconv.Itoa(runtime.MaxLogDepth)+"]") ||
+		!strings.Contains(runtime.OverBudget, " "+strconv.Itoa(runtime.MaxLogEntryBytes)+" ") {
+		t.Fatalf("the markers %q and %q do not name the limits", runtime.TooDeep, runtime.OverBudget)
+	}
 	type wrapped struct{ V any } // "V" is one level below the root
 	big := make([]any, 3000)
 	for i := range big {

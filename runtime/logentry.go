@@ -26,10 +26,11 @@ const (
 	MaxLogEntryBytes = 1 << 20
 )
 
-// The markers that replace what an entry leaves out.
-var (
-	TooDeep    = "[truncated: nested deeper than " + strconv.Itoa(MaxLogDepth) + "]"
-	OverBudget = "[truncated: the entry is over " + strconv.Itoa(MaxLogEntryBytes) + " bytes]"
+// The markers that replace what an entry leaves out (their numbers are
+// the limits above; a test holds them equal).
+const (
+	TooDeep    = "[truncated: nested deeper than 64]"
+	OverBudget = "[truncated: the entry is over 1048576 bytes]"
 )
 
 // sensitiveKeys are the key names whose values are masked before anything
