@@ -6,8 +6,16 @@
 //	GET  /health                          200 with the policy's revision, 503 without a policy
 //
 // CALL is {"tool", "input", "agent"?, "registered"?, "session"?, "cwd"?}.
-// The policy is reloaded when its files change; a broken edit keeps the
-// last good policy in force and is reported by /health. Every request is
-// bounded in size and time, and every fault is an error status the host
+// The policy is reloaded when its files change (by content); a broken edit
+// keeps the last good policy in force and is reported by /health, and so
+// is a rule file the watcher was refused (a FIFO, a device). Every request
+// is bounded in size and time, and every fault is an error status the host
 // must treat as a block.
+//
+// The guard (guard.go) refuses a browser's request (Origin or
+// Sec-Fetch-Site), a POST not sent as application/json, and, when
+// Config.Token is set, a request without "Authorization: Bearer TOKEN",
+// throttling an address that keeps sending wrong ones (throttle.go). An
+// approval must be the exact value of an ask the session was recently
+// shown; a pattern with a wildcard needs Config.AllowWide (approve.go).
 package server

@@ -42,6 +42,10 @@ func TestInputDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// serve takes an approval only of a value the session was asked about.
+	if code, _ := postJSON(t, ts.URL+"/v1/data/regate/decision", `{"input": {"tool": "bash", "input": {"command": "make deploy"}, "session": "s1"}}`); code != http.StatusOK {
+		t.Fatalf("decide: %d", code)
+	}
 	if code, _ := postJSON(t, ts.URL+"/v1/sessions/s1/approvals", `{"surface": "bash", "pattern": "make deploy"}`); code != http.StatusNoContent {
 		t.Fatalf("approve: %d", code)
 	}

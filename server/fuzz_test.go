@@ -15,7 +15,8 @@ import (
 
 // FuzzRequest sends any body to the decision and approval endpoints: never
 // a panic; a 200 carries a decision that is allow, ask or deny; anything
-// else carries no result (the host blocks); approvals answer 204 or 400.
+// else carries no result (the host blocks); approvals answer 204, 400, or
+// 403 for a pattern no ask of the session showed.
 func FuzzRequest(f *testing.F) {
 	for _, c := range workload.Calls(workload.Seed, 50) {
 		b, _ := json.Marshal(map[string]any{"input": c})
@@ -36,7 +37,7 @@ func FuzzRequest(f *testing.F) {
 	h := s.Handler()
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/data/regate/decision", strings.NewReader(body)))
+		h.ServeHTTP(rec, jsonRequest("/v1/data/regate/decision", body))
 		var resp map[string]any
 		_ = json.Unmarshal(rec.Body.Bytes(), &resp)
 		r, _ := resp["result"].(map[string]any)
@@ -55,10 +56,20 @@ func FuzzRequest(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The session is asked about make first, so that the seed approving
+		// it is taken.
+		freshH := fresh.Handler()
+		freshH.ServeHTTP(httptest.NewRecorder(), jsonRequest("/v1/data/regate/decision", `{"input": {"tool": "bash", "input": {"command": "make"}, "session": "fuzz"}}`))
 		rec = httptest.NewRecorder()
-		fresh.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/sessions/fuzz/approvals", strings.NewReader(body)))
-		if rec.Code != http.StatusNoContent && rec.Code != http.StatusBadRequest {
+		freshH.ServeHTTP(rec, jsonRequest("/v1/sessions/fuzz/approvals", body))
+		if rec.Code != http.StatusNoContent && rec.Code != http.StatusBadRequest && rec.Code != http.StatusForbidden {
 			t.Fatalf("%q: approvals answered %d", body, rec.Code)
 		}
 	})
+}
+
+func jsonRequest(path, body string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,8 +31,13 @@ type Config struct {
 	Watch   []string
 	// Initial, when set, is the policy already compiled at start.
 	Initial *compiler.Output
-	// Token, when set, must come as "Authorization: Bearer TOKEN".
+	// Token, when set, must come as "Authorization: Bearer TOKEN" (guard.go).
+	// Leave it empty only behind a Unix socket, whose 0600 mode is the
+	// access check: over TCP any local process could call.
 	Token string
+	// AllowWide lets the approvals endpoint take a pattern with * or ?
+	// (approve.go).
+	AllowWide bool
 	// Log, when set, receives every decision.
 	Log *runtime.DecisionLog
 	// Cwd is the working directory of a call that names none.
@@ -51,6 +55,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[string]*runtime.Session
+
+	asks  askMemory  // the recent asks of each session, which approvals must match
+	watch watchState // what the watcher last found wrong with a rule file
 }
 
 // policy is one generation of the compiled policy and its engines.
@@ -92,23 +99,6 @@ func (s *Server) Handler() http.Handler {
 	return s.guard(mux)
 }
 
-// guard checks the token and bounds the request.
-func (s *Server) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Token != "" {
-			got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
-				writeError(w, http.StatusUnauthorized, "unauthorized", "a bearer token is required")
-				return
-			}
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-		ctx, cancel := context.WithTimeout(r.Context(), RequestTimeout)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
-}
-
 // call is the input of a decision request.
 type call struct {
 	facts.Call
@@ -135,6 +125,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal_error", err.Error()+" (block the call)")
 		return
 	}
+	s.asks.remember(req.Input.Session, d)
 	id := ""
 	if s.cfg.Log != nil {
 		if id, err = s.cfg.Log.Log(req.Input.Call, d, p.out.Hash); err != nil {
@@ -180,26 +171,13 @@ func (s *Server) session(id, home string) *runtime.Session {
 	return sess
 }
 
-func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
-	var a compiler.Approval
-	if err := decodeBody(r, &a); err != nil || a.Surface == "" || a.Pattern == "" {
-		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"surface\": …, \"pattern\": …}"+errSuffix(err))
-		return
-	}
-	p := s.current.Load()
-	if err := s.session(r.PathValue("id"), p.out.Home).Approve(a); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameter", err.Error())
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	p := s.current.Load()
 	body := map[string]any{"revision": p.out.Hash}
 	if msg := s.loadErr.Load(); msg != nil {
 		body["reload_error"] = *msg
 	}
+	s.watch.report(body)
 	writeJSON(w, http.StatusOK, body)
 }
 

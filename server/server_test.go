@@ -40,6 +40,7 @@ func newServer(t *testing.T, policy string, token string) (*server.Server, strin
 func post(t *testing.T, ts *httptest.Server, path, body, token string) (int, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -19,13 +19,15 @@ import (
 )
 
 type serveParams struct {
-	rules    ruleFlags
-	addr     string
-	socket   string
-	token    string
-	logDir   string
-	cwd      string
-	interval time.Duration
+	rules     ruleFlags
+	addr      string
+	socket    string
+	token     string // deprecated: visible to every local user in ps
+	tokenFile string
+	allowWide bool
+	logDir    string
+	cwd       string
+	interval  time.Duration
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -40,16 +42,39 @@ func newServeCmd(a *app) *cobra.Command {
   POST /v1/sessions/ID/approvals    {"surface", "pattern"} → 204: approve for that session
   GET  /health                      the policy's revision, and a reload error if an edit was kept out
 
-It listens on a Unix socket (--socket, mode 0600) or on loopback TCP (--addr, default
-127.0.0.1:8182); another interface needs an explicit --addr and a --token that every request
-sends as "Authorization: Bearer TOKEN". The rule files are watched: an edit is compiled and
-swapped in atomically, and a broken edit keeps the last good policy in force and is reported.
-A request is bounded to 1 MiB and 10 s; an error status means the host must block the call.
-SIGINT or SIGTERM shuts down gracefully: requests in flight finish and the decision log is
-flushed.`,
+Where it listens, and who may call:
+  --socket FILE   a Unix socket, 0600 from the moment it exists (made in a private folder and
+                  linked into place). A file there that is not a socket is never removed; a socket
+                  another serve still answers on is refused; a stale one is replaced. A token is
+                  optional here: the socket's mode is the access check.
+  --addr ADDR     TCP, loopback by default (127.0.0.1:8182). Every request must then carry
+                  "Authorization: Bearer TOKEN", loopback too (any local user can reach loopback).
+                  The token comes from --token-file FILE (created 0600 with a new token if it does
+                  not exist; refused if other users can read it) or $REGATE_TOKEN; with neither,
+                  serve writes a new token to a 0600 file in a private folder, prints its path and
+                  removes it on exit. An address off loopback needs a token given, not generated.
+
+Every POST must be Content-Type: application/json, and a request carrying Origin or
+Sec-Fetch-Site (a browser's) is refused, so a web page cannot call serve. After 5 wrong tokens
+an address is refused (429) for 1 s, doubling with each further wrong token up to 1 min.
+
+An approval must be the exact value (no * or ?) of an ask that session was shown recently (the
+last 16 asks of each of the 4,096 most recent sessions are remembered); anything else is refused
+with 403. --allow-wide-approvals also takes patterns with * or ?, for a host whose dialog shows
+the pattern it records.
+
+The rule files are watched by content (an edit that keeps the size and time is seen): an edit is
+compiled and swapped in atomically, and a broken edit keeps the last good policy in force and is
+reported by /health (reload_error, and reload_file and reload_reason for a file the watcher was
+refused, such as a FIFO). A request is bounded to 1 MiB and 10 s; an error status means the
+host must block the call. SIGINT or SIGTERM shuts down gracefully: requests in flight finish and
+the decision log is flushed.`,
 		Example: `  regate serve --policy policy.jsonc --socket $XDG_RUNTIME_DIR/regate.sock --decision-log ~/.local/state/regate
-  curl -s --unix-socket $XDG_RUNTIME_DIR/regate.sock -d '{"input":{"tool":"bash","input":{"command":"ls"}}}' \
-    http://regate/v1/data/regate/decision`,
+  curl -s --unix-socket $XDG_RUNTIME_DIR/regate.sock -H 'Content-Type: application/json' \
+    -d '{"input":{"tool":"bash","input":{"command":"ls"}}}' http://regate/v1/data/regate/decision
+
+  regate serve --policy policy.jsonc --token-file ~/.config/regate/serve.token
+  curl -s -H "Authorization: Bearer $(cat ~/.config/regate/serve.token)" http://127.0.0.1:8182/health`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), p, a)
@@ -57,9 +82,12 @@ flushed.`,
 	}
 	p.rules.bind(cmd)
 	f := cmd.Flags()
-	f.StringVar(&p.addr, "addr", "127.0.0.1:8182", "the TCP address to listen on (loopback unless --token is set)")
+	f.StringVar(&p.addr, "addr", "127.0.0.1:8182", "the TCP address to listen on (loopback unless a token is given)")
 	f.StringVar(&p.socket, "socket", "", "a Unix socket to listen on instead of TCP (created 0600)")
-	f.StringVar(&p.token, "token", "", "a bearer token every request must carry (required off loopback)")
+	f.StringVar(&p.tokenFile, "token-file", "", "read the bearer token every request must carry from FILE (0600; created with a new token if missing); else $REGATE_TOKEN")
+	f.StringVar(&p.token, "token", "", "Deprecated: use --token-file or $REGATE_TOKEN; a token on the command line is visible to every local user")
+	_ = f.MarkHidden("token")
+	f.BoolVar(&p.allowWide, "allow-wide-approvals", false, "let the approvals endpoint take patterns with * or ? (approving more than the value shown)")
 	f.StringVar(&p.logDir, "decision-log", "", "append every decision, in OPA's decision-log shape, to DIR/decisions.jsonl")
 	f.StringVar(&p.cwd, "cwd", "", "the working directory of a call that names none (default: the current one)")
 	f.DurationVar(&p.interval, "watch-interval", time.Second, "how often the rule files are checked for edits")
@@ -67,7 +95,12 @@ flushed.`,
 }
 
 func runServe(ctx context.Context, p *serveParams, a *app) error {
-	l, err := p.listen()
+	tok, err := p.resolveToken(a.stderr)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer tok.cleanup()
+	l, err := p.listen(tok.given)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -80,10 +113,11 @@ func runServe(ctx context.Context, p *serveParams, a *app) error {
 	}
 	p.rules.cwd = cwd
 	cfg := server.Config{
-		Compile: func() (*compiler.Output, error) { return p.rules.compile(a.stderr) },
-		Token:   p.token,
-		Cwd:     cwd,
-		Report:  func(format string, args ...any) { fmt.Fprintf(a.stderr, format+"\n", args...) },
+		Compile:   func() (*compiler.Output, error) { return p.rules.compile(a.stderr) },
+		Token:     tok.value,
+		AllowWide: p.allowWide,
+		Cwd:       cwd,
+		Report:    func(format string, args ...any) { fmt.Fprintf(a.stderr, format+"\n", args...) },
 	}
 	out, err := cfg.Compile()
 	if err != nil {
@@ -122,26 +156,18 @@ func runServe(ctx context.Context, p *serveParams, a *app) error {
 }
 
 // listen opens the socket or the TCP address, refusing an address off
-// loopback without a token.
-func (p *serveParams) listen() (net.Listener, error) {
+// loopback unless the token was given (not generated: serving another
+// interface is a choice made explicitly).
+func (p *serveParams) listen(tokenGiven bool) (net.Listener, error) {
 	if p.socket != "" {
-		_ = os.Remove(p.socket)
-		l, err := net.Listen("unix", p.socket)
-		if err != nil {
-			return nil, err
-		}
-		if err := os.Chmod(p.socket, 0o600); err != nil {
-			l.Close()
-			return nil, err
-		}
-		return l, nil
+		return listenSocket(p.socket)
 	}
 	host, _, err := net.SplitHostPort(p.addr)
 	if err != nil {
 		return nil, fmt.Errorf("--addr %q: %w", p.addr, err)
 	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && p.token == "" {
-		return nil, fmt.Errorf("--addr %q is not loopback: serving another interface needs --token", p.addr)
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && !tokenGiven {
+		return nil, fmt.Errorf("--addr %q is not loopback: serving another interface needs --token-file or $REGATE_TOKEN", p.addr)
 	}
 	return net.Listen("tcp", p.addr)
 }

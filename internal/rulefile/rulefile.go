@@ -21,18 +21,11 @@ var ErrTooLarge = errors.New("file too large")
 // a caller that reports the size itself (the compiler's file_too_large).
 // The limit holds while reading, so a file that grows is caught too.
 func Read(path string, limit int64) ([]byte, error) {
-	f, err := openNonBlocking(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(st.Mode()))
-	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -41,6 +34,27 @@ func Read(path string, limit int64) ([]byte, error) {
 		return b, fmt.Errorf("%s: %w: more than %d bytes", path, ErrTooLarge, limit)
 	}
 	return b, nil
+}
+
+// Open opens the regular file at path (links followed) for reading,
+// refusing anything else without waiting, for a caller that streams it
+// (the serve watcher hashes rule files without holding them). The caller
+// bounds what it reads and closes the file.
+func Open(path string) (*os.File, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(st.Mode()))
+	}
+	return f, nil
 }
 
 // kind names what a path that is not a regular file is.

@@ -185,10 +185,12 @@ export async function decide(call: { tool: string; input: Record<string, unknown
 }
 
 // approve records a session approval of exactly the value the user was
-// asked about. A value with "*" is not recorded: the pattern language reads
-// it as a wildcard, so the approval would admit more than the user saw.
+// asked about. A value with "*" or "?" is not recorded: the pattern
+// language reads them as wildcards, so the approval would admit more than
+// the user saw (regate serve refuses it too, unless started with
+// --allow-wide-approvals).
 export async function approve(session: string, d: Decision, opts: Options): Promise<boolean> {
-  if (!d.surface || !d.value || d.value.includes("*")) return false;
+  if (!d.surface || !d.value || /[*?]/.test(d.value)) return false;
   const { status } = await post(`/v1/sessions/${encodeURIComponent(session)}/approvals`, { surface: d.surface, pattern: d.value }, opts);
   return status === 204;
 }

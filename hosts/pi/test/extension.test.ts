@@ -80,6 +80,15 @@ test("approve for this session is recorded: the same call no longer asks", async
   assert.equal((await handler()(bash("make"), choose("")))?.block, true, "a dismissed dialog is a no");
 });
 
+test("a value with * or ? is approved once, never for the session: as a pattern it would admit more", async () => {
+  const sessionManager = { getSessionFile: () => "/sessions/pi-wild.jsonl" };
+  const choose = (choice: string): ExtensionContext => ({ hasUI: true, sessionManager, ui: { confirm: async () => false, select: async () => choice } });
+  for (const command of ["make build/?.o", "make build/*.o"]) {
+    assert.equal(await handler()(bash(command), choose(APPROVE_SESSION)), undefined, `${command} runs once`);
+    assert.equal((await handler()(bash(command), choose(DENY)))?.block, true, `${command} asks again`);
+  }
+});
+
 test("a regate that is not there blocks the call", async () => {
   const r = await gate(bash("git status"), {}, { socket: join(dir, "nobody.sock"), timeoutMs: 500 });
   assert.equal(r?.block, true);
