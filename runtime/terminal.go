@@ -83,15 +83,15 @@ func (t *Interactive) Authorize(ctx context.Context, ask Ask) (Verdict, error) {
 }
 
 // approveSession records an approval of the decided value on its surface.
-// A value containing "*" cannot be approved for the session: the pattern
-// language reads * as a wildcard, so the approval would admit more than
+// A value containing "*" or "?" cannot be approved for the session: the pattern
+// language reads both as wildcards, so the approval would admit more than
 // the person saw. It is approved once instead, and the verdict says so.
 func (t *Interactive) approveSession(ask Ask) (Verdict, error) {
 	d := ask.Decision
 	switch {
 	case t.Session == nil:
 		return Verdict{Action: "allow", Reason: "approved once (this session keeps no approvals)"}, nil
-	case d.Surface == "" || d.Value == "" || strings.Contains(d.Value, "*"):
+	case d.Surface == "" || d.Value == "" || strings.ContainsAny(d.Value, "*?"):
 		return Verdict{Action: "allow", Reason: "approved once: this value cannot be approved for the session without approving more than it"}, nil
 	}
 	if err := t.Session.Approve(compiler.Approval{Surface: d.Surface, Pattern: d.Value}); err != nil {

@@ -51,6 +51,7 @@ func TestInteractiveTerminal(t *testing.T) {
 		{"approve once", runtime.Answer{Choice: runtime.ApproveOnce}, nil, "make", "allow", "approved once", false},
 		{"approve for the session", runtime.Answer{Choice: runtime.ApproveSession}, nil, "make deploy", "allow", "for this session", true},
 		{"a value with * is approved once only", runtime.Answer{Choice: runtime.ApproveSession}, nil, "ls *.go", "allow", "cannot be approved for the session", false},
+		{"a value with ? is approved once only", runtime.Answer{Choice: runtime.ApproveSession}, nil, "ls a?c", "allow", "cannot be approved for the session", false},
 		{"deny", runtime.Answer{Choice: runtime.Deny}, nil, "make", "deny", "denied by the user", false},
 		{"deny with a reason, on one line", runtime.Answer{Choice: runtime.Deny, Reason: "use\nmake test"}, nil, "make", "deny", "use make test", false},
 		{"an unknown choice denies", runtime.Answer{Choice: "yes please"}, nil, "make", "deny", "no answer regate knows", false},
