@@ -2,17 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/profile"
 	"github.com/regate/regate/runtime"
 )
@@ -22,8 +16,9 @@ func newProfileCmd(a *app) *cobra.Command {
 		Use:   "profile",
 		Short: "resolve which prompt profile applies to a model, and compose the prompt with it",
 		Long: `profile works on profile bindings (shared/spec/profile-resolution.md). A config folder holds
-config.json and profiles/<id>.md; --global and --project name the two scopes' folders. resolve
-prints the profile that applies and why; compose prints the prompt with the managed block.`,
+config.json and profiles/<id>.md; --global and --project name the two scopes' folders. Profiles
+that are symbolic links, not regular files or too large are skipped with a diagnostic, never read.
+resolve prints the profile that applies and why; compose prints the prompt with the managed block.`,
 	}
 	cmd.AddCommand(newProfileResolveCmd(a), newProfileComposeCmd(a))
 	return cmd
@@ -51,15 +46,12 @@ func (p *profileParams) bind(cmd *cobra.Command) {
 
 // resolve compiles the folders and resolves the request.
 func (p *profileParams) resolve(ctx context.Context) (*profile.Output, *runtime.Profiles, runtime.ProfileDecision, error) {
-	in := profile.Input{ProjectTrusted: p.trusted, Profiles: map[string]map[string]string{}}
-	var err error
-	if in.Global, in.Profiles[profile.Global], err = readScope(p.global); err != nil {
-		return nil, nil, runtime.ProfileDecision{}, err
+	in := profile.Input{ProjectTrusted: p.trusted}
+	if p.global != "" {
+		in.AddFolder(profile.Global, profile.ReadFolder(p.global))
 	}
-	if p.trusted {
-		if in.Project, in.Profiles[profile.Project], err = readScope(p.project); err != nil {
-			return nil, nil, runtime.ProfileDecision{}, err
-		}
+	if p.trusted && p.project != "" {
+		in.AddFolder(profile.Project, profile.ReadFolder(p.project))
 	}
 	out, err := profile.Compile(in)
 	if err != nil {
@@ -87,41 +79,15 @@ func (p *profileParams) resolve(ctx context.Context) (*profile.Output, *runtime.
 	return out, resolver, d, nil
 }
 
-// readScope reads a config folder: config.json (absent: no file) and the
-// profiles/*.md bodies by id.
-func readScope(dir string) (*compiler.Source, map[string]string, error) {
-	bodies := map[string]string{}
-	if dir == "" {
-		return nil, bodies, nil
-	}
-	var src *compiler.Source
-	path := filepath.Join(dir, "config.json")
-	b, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		src = &compiler.Source{Name: path, Data: b}
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, nil, withCode(exitBadRules, err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "profiles", "*.md"))
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, nil, withCode(exitBadRules, err)
-		}
-		bodies[strings.TrimSuffix(filepath.Base(f), ".md")] = string(b)
-	}
-	return src, bodies, nil
-}
-
+// printProfileDiagnostics prints one line per diagnostic. A line carries
+// text from the folders (file names, keys), so every character that is not
+// printable is escaped: nothing read can add a line or reach the terminal
+// as a control sequence.
 func printProfileDiagnostics(w io.Writer, out *profile.Output, d runtime.ProfileDecision) {
 	for _, e := range out.Diagnostics {
-		fmt.Fprintf(w, "%s: %s: %s\n", e.Pos, e.Code, e.Msg)
+		fmt.Fprintln(w, profile.Printable(fmt.Sprintf("%s: %s: %s", e.Pos, e.Code, e.Msg)))
 	}
 	for _, code := range d.Diagnostics {
-		fmt.Fprintf(w, "resolution: %s\n", code)
+		fmt.Fprintln(w, profile.Printable("resolution: "+code))
 	}
 }

@@ -13,12 +13,17 @@ import (
 )
 
 // Input is what the host knows of the profile rule set: the two config
-// files (nil: no file), its trust decision for the project, and the
-// profiles/<id>.md bodies of each scope, by id.
+// files (nil: no file), its trust decision for the project, the
+// profiles/<id>.md bodies of each scope, by id, and what reading each
+// scope's folder reported (ReadFolder; AddFolder fills all three).
 type Input struct {
 	Global, Project *compiler.Source
 	ProjectTrusted  bool
 	Profiles        map[string]map[string]string // scope → id → body
+	// Faults are reported with Compile's own diagnostics. A scope whose
+	// faults hold config-unreadable has a config.json that exists but
+	// could not be read: it counts as invalid, not as absent.
+	Faults map[string]compiler.Errors // scope → faults
 }
 
 // Output is the compiled rule set: the data the Rego resolution reads at
@@ -39,9 +44,9 @@ type Output struct {
 func Compile(in Input) (*Output, error) {
 	out := &Output{Bodies: map[string]string{}}
 	configs := map[string]*scopeConfig{}
-	configs[Global] = decodeConfig(Global, sourceName(in.Global, "global/config.json"), sourceData(in.Global), &out.Diagnostics)
+	configs[Global] = decodeScope(Global, in.Global, in.Faults[Global], &out.Diagnostics)
 	if in.ProjectTrusted {
-		configs[Project] = decodeConfig(Project, sourceName(in.Project, "project/config.json"), sourceData(in.Project), &out.Diagnostics)
+		configs[Project] = decodeScope(Project, in.Project, in.Faults[Project], &out.Diagnostics)
 	}
 	for _, scope := range []string{Global, Project} {
 		c := configs[scope]
@@ -79,6 +84,20 @@ func Compile(in Input) (*Output, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// decodeScope reports what reading the scope's folder found and decodes
+// its config.json. A file that exists but could not be read is invalid:
+// for the project that means inactive, its profiles unreachable, as for a
+// file that is not JSON (never the active, empty project of no file).
+func decodeScope(scope string, src *compiler.Source, faults compiler.Errors, diags *compiler.Errors) *scopeConfig {
+	*diags = append(*diags, faults...)
+	for _, f := range faults {
+		if f.Code == CodeConfigUnreadable {
+			return &scopeConfig{scope: scope, inherit: true, extends: map[string]string{}, badBase: map[string]bool{}}
+		}
+	}
+	return decodeConfig(scope, sourceName(src, scope+"/config.json"), sourceData(src), diags)
 }
 
 func sourceName(s *compiler.Source, def string) string {

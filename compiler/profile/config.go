@@ -32,6 +32,7 @@ const (
 	CodeConfigSubagents      = "config-subagents"
 	CodeConfigUnknown        = "config-unknown"
 	CodeProfileID            = "profile-id"
+	CodeProfileSymlink       = "profile-symlink"
 	CodeProfileMarker        = "profile-marker"
 	CodeProfileTooLarge      = "profile-too-large"
 	CodeProfileCycle         = "profile-cycle"
@@ -42,6 +43,24 @@ const (
 	CodeBindingConflict      = "binding-conflict"
 	CodeAutoNoModel          = "auto-no-model"
 	CodeAutoNone             = "auto-none"
+)
+
+// Diagnostic codes of reading a config folder from disk (ReadFolder) that
+// the readings' list lacks: profiles-dir is the upstream extension's own
+// (src/core/profiles.ts); the two -unreadable codes are regate's. Stable
+// like the others, and documented in docs/profiles.md.
+const (
+	// CodeProfilesDir: the profiles folder exists but cannot be listed (not
+	// a folder, no permission, more than MaxFolderEntries entries); none
+	// of its profiles is read.
+	CodeProfilesDir = "profiles-dir"
+	// CodeProfileUnreadable: an entry named <id>.md that is not a regular
+	// file (a folder, a FIFO, a device, a socket) or cannot be read; it is
+	// skipped.
+	CodeProfileUnreadable = "profile-unreadable"
+	// CodeConfigUnreadable: config.json exists but is not a regular file
+	// or cannot be read; the file counts as invalid (config-parse alike).
+	CodeConfigUnreadable = "config-unreadable"
 )
 
 // MaxBindings bounds a file's bindings; past it every binding is ignored.

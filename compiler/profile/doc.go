@@ -9,6 +9,13 @@
 // precomputed, and every profile expanded through its bases into layers or
 // marked invalid.
 //
+// ReadFolder reads a scope's folder from disk the safe way: config.json
+// and profiles/<id>.md, regular files only, opened without waiting and
+// read no further than their caps; the profiles folder listed, never
+// globbed, and never followed through a symbolic link (profile-symlink);
+// one entry that cannot be used is skipped with a positioned diagnostic
+// whose file name is escaped (DisplayName).
+//
 // Compose is the composition of the managed block: the begin marker, the
 // control statement, the layers most specific first and the end marker,
 // prepended exactly once to the host's prompt.

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -71,6 +72,11 @@ var composeSeeds = []struct{ prompt, body string }{
 	{"INTRO\n" + BeginMarker + "\nquoted\n" + EndMarker, "x"},
 	{BeginMarker + EndMarker + BeginMarker + "\n" + EndMarker + "\n\n\n\nrest", "y"},
 	{"body ends with newline", "text\n"},
+	{"\uFEFF" + BeginMarker + "\nstale\n" + EndMarker + "\n\nNATIVE", "new"},
+	{"\n\n" + BeginMarker + "\nstale\n" + EndMarker + "\n\nNATIVE", "new"},
+	{BeginMarker + "\r\nstale\r\n" + EndMarker + "\r\n\r\nNATIVE\r\nSECOND", "new"},
+	{"\r\n" + BeginMarker + "\r\n" + EndMarker, "new"},
+	{"\uFEFF\uFEFFtwo marks", "x"},
 }
 
 // TestComposeTwiceIsComposeOnce is the property the spec asks of
@@ -99,10 +105,47 @@ func composeProperty(t *testing.T, prompt, body string) {
 	if twice := Compose(once, []string{body, "base"}); twice != once {
 		t.Fatalf("composing %q twice:\n%q\nonce:\n%q", prompt, twice, once)
 	}
-	if !strings.HasPrefix(once, BeginMarker+"\n"+Control+"\n\n"+body+"\n\nbase\n"+EndMarker) {
+	nl := lineBreak(prompt)
+	if !strings.HasPrefix(once, BeginMarker+nl+Control+nl+nl+body+nl+nl+"base"+nl+EndMarker) {
 		t.Fatalf("composed %q does not open with the block", once)
 	}
 	if rest := StripBlocks(once); rest != StripBlocks(prompt) {
 		t.Fatalf("the prompt after the block is %q; want %q", rest, StripBlocks(prompt))
+	}
+}
+
+// TestExpansionLimits: a chain of bases is valid up to MaxLayers layers and
+// MaxTotalBytes in total, and invalid one layer or one byte past either.
+func TestExpansionLimits(t *testing.T) {
+	full := strings.Repeat("x", MaxBodyBytes)
+	for _, c := range []struct {
+		name   string
+		bodies []string // p0 extends p1 extends ...
+		want   string   // "" valid, else the problem
+	}{
+		{"8 layers", strings.Split("a b c d e f g h", " "), ""},
+		{"9 layers", strings.Split("a b c d e f g h i", " "), CodeProfileDepth},
+		{"256 KiB in total", []string{full, full, full, full}, ""},
+		{"one byte more", []string{full, full, full, full, "x"}, CodeProfileTotalSize},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files, profiles := map[string]string{}, []string{}
+			for i, body := range c.bodies {
+				id := fmt.Sprintf("p%d", i)
+				files[id] = body
+				if i+1 < len(c.bodies) {
+					profiles = append(profiles, fmt.Sprintf(`"%s": {"extends": "p%d"}`, id, i+1))
+				}
+			}
+			src := `{"version": 1, "profiles": {` + strings.Join(profiles, ", ") + `}}`
+			out, err := Compile(Input{Global: &compiler.Source{Name: "g.json", Data: []byte(src)}, Profiles: map[string]map[string]string{Global: files}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := out.Data["profiles"].(map[string]any)["global:p0"].(map[string]any)
+			if got, _ := e["problem"].(string); got != c.want {
+				t.Errorf("problem %q; want %q (%v)", got, c.want, out.Diagnostics)
+			}
+		})
 	}
 }

@@ -14,6 +14,10 @@ const (
 	MaxTotalBytes = 256 << 10 // a larger expansion invalidates the profile
 )
 
+// bom is the byte-order mark a file may open with; it is dropped from
+// bodies, config files and prompts.
+const bom = "\uFEFF"
+
 // Markers and the control statement of the managed block. They are neutral
 // and name no profile, scope or tool: nothing in the prompt identifies the
 // active profile.
@@ -37,8 +41,8 @@ type expansion struct {
 func readBodies(scope string, files map[string]string, diags *compiler.Errors) map[string]string {
 	out := map[string]string{}
 	for _, id := range sortedKeys(files) {
-		name := fmt.Sprintf("%s/profiles/%s.md", scope, id)
-		body := strings.TrimPrefix(files[id], "\uFEFF")
+		name := DisplayName(fmt.Sprintf("%s/profiles/%s.md", scope, id))
+		body := strings.TrimPrefix(files[id], bom)
 		report := func(code, format string, args ...any) {
 			*diags = append(*diags, &compiler.Error{Pos: compiler.Pos{File: name, Line: 1, Col: 1}, Code: code,
 				Msg: fmt.Sprintf(format, args...), Severity: compiler.SeverityError})
