@@ -14,6 +14,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/printable"
 	"github.com/regate/regate/internal/rulefile"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
@@ -187,9 +188,13 @@ func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir) (*compiler.Outpu
 	return out, nil
 }
 
+// printDiagnostics prints one line per diagnostic. A diagnostic quotes
+// what it read (a key, a file name from an agents folder), so every
+// character that is not printable is escaped: a rule file cannot add a line
+// to the output or reach the terminal as a control sequence.
 func printDiagnostics(w io.Writer, ds compiler.Errors) {
 	for _, d := range ds {
-		fmt.Fprintln(w, d.Error())
+		fmt.Fprintln(w, printable.String(d.Error()))
 	}
 }
 

@@ -58,3 +58,28 @@ func TestAgentFolderIsListedNotGlobbed(t *testing.T) {
 		t.Fatalf("agent files %v; want only agents[x]/mine.md", files)
 	}
 }
+
+// TestDiagnosticsAreOneLineEach: a key or an agent file name holding a
+// newline or an escape sequence cannot fake a line of output or drive the
+// terminal.
+func TestDiagnosticsAreOneLineEach(t *testing.T) {
+	dir := t.TempDir()
+	agents := filepath.Join(dir, "agents")
+	if err := os.MkdirAll(agents, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agents, "x\nregate: all clear\x1b[2J.md"), []byte("---\nname: [\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	policy := filepath.Join(dir, "policy.jsonc")
+	if err := os.WriteFile(policy, []byte("{\"permission\": {\"*\": \"ask\"}, \"k\\nfake line\\u001b[31m\": 1}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	rf := ruleFlags{policy: policy, agentDirs: []string{agents}, cwd: dir}
+	_, _ = rf.compile(&out)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || strings.ContainsRune(out.String(), 0x1b) {
+		t.Fatalf("want 2 escaped diagnostic lines, got %d:\n%s", len(lines), out.String())
+	}
+}
