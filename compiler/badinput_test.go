@@ -43,6 +43,10 @@ var badInputs = []struct {
 	{"duplicate frontmatter key", "agent", "---\npermission:\n  read: allow\n  read: deny\n---\n", compiler.CodeDuplicateKey, "agents/a.md:4:3", compiler.SeverityWarning, "deny", "*"},
 	{"duplicate policy key", "policy", `{"permission": {"*": "deny", "read": "deny", "read": "allow"}}`, compiler.CodeDuplicateKey, "policy.jsonc:1:46", compiler.SeverityWarning, "allow", "*"},
 	{"unknown top-level key", "policy", `{"permisson": {}, "permission": {"*": "allow"}}`, compiler.CodeUnknownKey, "policy.jsonc:1:2", compiler.SeverityWarning, "allow", "*"},
+	// A misspelt key is a warning, not an error, so a file written for a newer
+	// regate still loads; the decision shows what the typo costs.
+	{"misspelt frontmatter key", "agent", "---\ndescription: the host's key\npermision:\n  read: deny\n---\n", compiler.CodeUnknownKey, "agents/a.md:3:1", compiler.SeverityWarning, "allow", "*"},
+	{"misspelt deny object key", "policy", `{"permission": {"*": "allow", "read": {"*": {"action": "deny", "reasn": "x"}}}}`, compiler.CodeUnknownKey, "policy.jsonc:1:64", compiler.SeverityWarning, "deny", "*"},
 	{"deprecated key", "policy", `{"annotators": [], "permission": {"*": "allow"}}`, compiler.CodeDeprecatedKey, "policy.jsonc:1:2", compiler.SeverityWarning, "allow", "*"},
 	{"empty policy", "policy", "", compiler.CodeEmptyFile, "policy.jsonc:1:1", compiler.SeverityError, "ask", "<invalid-policy>"},
 	{"whitespace-only hard guards", "hard-guards", "  \n\t\n", compiler.CodeEmptyFile, "hard-guards.jsonc:1:1", compiler.SeverityError, "ask", "<invalid-hard-guards>"},

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -126,7 +127,7 @@ func decodeRuleValue(n *node, pattern string, mode ruleMode, d *diags) (Rule, bo
 				d.warnf(m.val.pos, CodeReasonType, "reason for %q is %s, not a string; it is ignored", pattern, m.val.kind)
 			}
 		default:
-			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in the rule for %q; it is ignored", m.key, pattern)
+			d.unknownKey(m, denyObjectKeys, fmt.Sprintf("the rule for %q", pattern))
 		}
 	}
 	return r, true
@@ -198,7 +199,7 @@ func decodePolicy(n *node, d *diags) Policy {
 		case "annotators":
 			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored: the annotator mechanism was removed; remove it", m.key)
 		default:
-			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q is ignored", m.key)
+			d.unknownKey(m, policyKeys, "")
 		}
 	}
 	warnInert(&p.Permission, d)
@@ -293,7 +294,7 @@ func decodeShellTools(n *node, d *diags) map[string]ShellTool {
 					st.DecisionFloor = ""
 				}
 			default:
-				d.warnf(f.keyPos, CodeUnknownKey, "unknown key %q in shellTools.%s is ignored", f.key, m.key)
+				d.unknownKey(f, shellToolKeys, "shellTools."+m.key)
 			}
 		}
 		if strings.TrimSpace(st.CommandArgument) == "" {
@@ -345,11 +346,11 @@ func decodeAutoReview(n *node, ar *AutoReview, d *diags) {
 				case "maxUntrustedEntries":
 					decodeInt(t.val, "autoReview.transcript.maxUntrustedEntries", 0, math.MaxInt32, &ar.TranscriptMaxUntrustedEntries, d)
 				default:
-					d.warnf(t.keyPos, CodeUnknownKey, "unknown key %q in autoReview.transcript is ignored", t.key)
+					d.unknownKey(t, transcriptKeys, "autoReview.transcript")
 				}
 			}
 		default:
-			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in autoReview is ignored", m.key)
+			d.unknownKey(m, autoReviewKeys, "autoReview")
 		}
 	}
 	if (ar.Provider == "") != (ar.Model == "") {
@@ -371,7 +372,7 @@ func decodeHardGuards(n *node, d *diags) Permission {
 		case "permission":
 			p = decodePermission(m.val, hardGuardRules, d)
 		default:
-			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q is ignored", m.key)
+			d.unknownKey(m, hardGuardKeys, "")
 		}
 	}
 	return p

@@ -44,7 +44,7 @@ func decodeExamples(n *node, d *diags) []Example {
 				decodeString(m.val, "matched", &ex.Matched, d)
 			case "note":
 			default:
-				d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in an example is ignored", m.key)
+				d.unknownKey(m, exampleKeys, "an example")
 			}
 		}
 		if ex.Tool == "" || ex.Expect == "" {
@@ -75,7 +75,7 @@ func decodeExampleCall(n *node, ex *Example, d *diags) bool {
 		case "registered":
 			ex.Registered = decodeStrings(m.val, "registered", d)
 		default:
-			d.warnf(m.keyPos, CodeUnknownKey, "unknown key %q in an example's call is ignored", m.key)
+			d.unknownKey(m, exampleCallKeys, "an example's call")
 		}
 	}
 	return true

@@ -10,9 +10,10 @@ import (
 )
 
 // parseAgent reads an agent Markdown file: YAML frontmatter between two
-// "---" lines, of which regate uses "name" and "permission". The agent's name
-// is the file's base name, as the spec places agent files at
-// agents/<agent>.md; a "name" key that disagrees is reported.
+// "---" lines, of which regate uses "name" and "permission"; a key that
+// misspells one of them is reported. The agent's name is the file's base
+// name, as agent files live at agents/<agent>.md (docs/policy.md, "Agent
+// frontmatter"); a "name" key that disagrees is reported.
 func parseAgent(file string, src []byte, d *diags) *Agent {
 	a := &Agent{Name: agentName(file), Pos: Pos{File: file, Line: 1, Col: 1}}
 	if !checkBytes(file, src, d) {
@@ -51,12 +52,31 @@ func parseAgent(file string, src []byte, d *diags) *Agent {
 			if m.val.kind == kindString && m.val.str != a.Name {
 				d.warnf(m.val.pos, CodeUnknownKey, "frontmatter name %q differs from the file name; the agent is %q", m.val.str, a.Name)
 			}
+		default:
+			warnMisspeltFrontmatterKey(m, n.get("permission") != nil, d)
 		}
 	}
 	if d.failed() {
 		return nil
 	}
 	return a
+}
+
+// warnMisspeltFrontmatterKey warns of a frontmatter key that misspells one
+// regate reads. The other keys of an agent file are the host's
+// (description, model, tools, …), so a key is reported only when it is
+// close to name or permission: "permision:" would otherwise leave the
+// agent unrestricted without a word.
+func warnMisspeltFrontmatterKey(m member, hasPermission bool, d *diags) {
+	s := DidYouMean(m.key, frontmatterKeys)
+	if s == "" {
+		return
+	}
+	msg := UnknownKeyMessage(m.key, frontmatterKeys, "the frontmatter", "is ignored")
+	if s == "permission" && !hasPermission {
+		msg += " Without a permission key this agent restricts nothing."
+	}
+	d.warnf(m.keyPos, CodeUnknownKey, "%s", msg)
 }
 
 // frontmatter returns the YAML between the opening and closing "---" lines

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/regate/regate/compiler"
 	"github.com/tailscale/hujson"
@@ -62,6 +63,38 @@ const (
 	// or cannot be read; the file counts as invalid (config-parse alike).
 	CodeConfigUnreadable = "config-unreadable"
 )
+
+// The keys each object of config.json takes, listed once: the decoder
+// reports any other key against them, and compiler/schema's tests hold
+// profile-config.schema.json to them (KeyLists).
+var (
+	configKeys = []string{
+		"$schema", "bindings", "defaultProfile", "inheritGlobalBindings", "profiles", "selection", "subagents", "version",
+	}
+	selectionKeys   = []string{"mode", "profile"}
+	profileMetaKeys = []string{"description", "extends"}
+	bindingKeys     = []string{"id", "match", "model", "priority", "profile", "provider"}
+	ruleKeys        = []string{"model", "provider"}
+)
+
+// KeyLists returns the keys each object of config.json takes, by a path
+// whose "*" stands for any map key or list element: "config",
+// "config/selection", "config/profiles/*", "config/bindings/*",
+// "config/bindings/*/match/*". Each list is a sorted copy.
+func KeyLists() map[string][]string {
+	lists := map[string][]string{
+		"config":                    configKeys,
+		"config/selection":          selectionKeys,
+		"config/profiles/*":         profileMetaKeys,
+		"config/bindings/*":         bindingKeys,
+		"config/bindings/*/match/*": ruleKeys,
+	}
+	out := make(map[string][]string, len(lists))
+	for k, v := range lists {
+		out[k] = slices.Sorted(slices.Values(v))
+	}
+	return out
+}
 
 // MaxBindings bounds a file's bindings; past it every binding is ignored.
 const MaxBindings = 200
@@ -137,6 +170,34 @@ func (d *decoder) report(v *hujson.Value, code, format string, args ...any) {
 	*d.diags = append(*d.diags, &compiler.Error{Pos: pos, Code: code, Msg: fmt.Sprintf(format, args...), Severity: compiler.SeverityError})
 }
 
+// unknown warns of a key the object does not take, where the key stands,
+// with the key of known it most likely misspells: "modle" in a binding
+// would otherwise leave the binding matching every model without a word.
+// The key is kept and has no effect, as the readings say, so this is a
+// warning; code is the readings' code for the object.
+func (d *decoder) unknown(m *hujson.ObjectMember, code string, known []string, where string) {
+	key := m.Name.Value.(hujson.Literal).String()
+	msg := compiler.UnknownKeyMessage(key, known, where, "is kept and has no effect")
+	*d.diags = append(*d.diags, &compiler.Error{Pos: d.doc.Pos(m.Name.StartOffset), Code: code, Msg: msg, Severity: compiler.SeverityWarning})
+}
+
+// knownKeys reports every member of obj whose key is not in known, and
+// returns the members by key (the later of two equal keys wins, as in
+// JSON.parse).
+func (d *decoder) knownKeys(obj *hujson.Object, code string, known []string, where string) map[string]*hujson.Value {
+	fields := map[string]*hujson.Value{}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		key := m.Name.Value.(hujson.Literal).String()
+		if !slices.Contains(known, key) {
+			d.unknown(m, code, known, where)
+			continue
+		}
+		fields[key] = &m.Value
+	}
+	return fields
+}
+
 // decodeConfig reads one scope's config.json; src nil means no file. A file
 // that is not JSON, not an object or not version 1 is inactive as a whole.
 func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scopeConfig {
@@ -166,9 +227,14 @@ func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scope
 	}
 	members := map[string]*hujson.Value{}
 	var order []string
+	var unknown []*hujson.ObjectMember
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		key := m.Name.Value.(hujson.Literal).String()
+		if !slices.Contains(configKeys, key) {
+			unknown = append(unknown, m)
+			continue
+		}
 		if _, dup := members[key]; !dup {
 			order = append(order, key)
 		}
@@ -179,10 +245,14 @@ func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scope
 		return c
 	}
 	c.active = true
+	for _, m := range unknown {
+		d.unknown(m, CodeConfigUnknown, configKeys, "")
+	}
 	for _, key := range order {
 		v := members[key]
 		switch key {
-		case "version":
+		case "$schema", "version":
+			// $schema names the schema for editors (compiler/schema).
 		case "selection":
 			c.selection = d.selection(v)
 		case "defaultProfile":
@@ -212,8 +282,6 @@ func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scope
 			} else {
 				d.report(v, CodeConfigSubagents, "subagents must be off, bindings or inherit; it is ignored")
 			}
-		default:
-			d.report(v, CodeConfigUnknown, "unknown key %q is kept and has no effect", key)
 		}
 	}
 	return c
@@ -229,10 +297,7 @@ func orRoot(v, root *hujson.Value) *hujson.Value {
 func (d *decoder) selection(v *hujson.Value) *Selection {
 	obj, ok := v.Value.(*hujson.Object)
 	if ok {
-		fields := map[string]*hujson.Value{}
-		for i := range obj.Members {
-			fields[obj.Members[i].Name.Value.(hujson.Literal).String()] = &obj.Members[i].Value
-		}
+		fields := d.knownKeys(obj, CodeConfigUnknown, selectionKeys, "selection")
 		mode, _ := stringOf(fields["mode"])
 		switch mode {
 		case "auto", "off":
@@ -276,6 +341,10 @@ func (d *decoder) profiles(v *hujson.Value, c *scopeConfig) {
 		}
 		for j := range meta.Members {
 			f := &meta.Members[j]
+			if key := f.Name.Value.(hujson.Literal).String(); !slices.Contains(profileMetaKeys, key) {
+				d.unknown(f, CodeConfigProfileMeta, profileMetaKeys, fmt.Sprintf("the metadata of profile %q", id))
+				continue
+			}
 			switch key := f.Name.Value.(hujson.Literal).String(); key {
 			case "extends":
 				if ref, ok := d.ref(&f.Value); ok {
@@ -290,8 +359,6 @@ func (d *decoder) profiles(v *hujson.Value, c *scopeConfig) {
 				if _, ok := stringOf(&f.Value); !ok {
 					d.report(&f.Value, CodeConfigDescription, "the description of profile %q must be a string", id)
 				}
-			default:
-				d.report(&f.Value, CodeConfigProfileMeta, "unknown key %q in the metadata of profile %q", key, id)
 			}
 		}
 	}
@@ -325,10 +392,7 @@ func (d *decoder) binding(v *hujson.Value, index int) (Binding, bool) {
 		d.report(v, CodeConfigBinding, "binding %d must be an object; it is dropped", index)
 		return Binding{}, false
 	}
-	fields := map[string]*hujson.Value{}
-	for i := range obj.Members {
-		fields[obj.Members[i].Name.Value.(hujson.Literal).String()] = &obj.Members[i].Value
-	}
+	fields := d.knownKeys(obj, CodeConfigUnknown, bindingKeys, fmt.Sprintf("binding #%d", index))
 	b := Binding{ID: fmt.Sprintf("#%d", index)}
 	if idv := fields["id"]; idv != nil {
 		id, ok := stringOf(idv)
@@ -351,8 +415,10 @@ func (d *decoder) binding(v *hujson.Value, index int) (Binding, bool) {
 			d.report(pv, CodeConfigBindingPrio, "binding %s: priority must be a finite number; it counts as 0", b.ID)
 		}
 	}
-	rules := []*hujson.Value{v}
+	rules := []*hujson.Value{v} // a flat binding is its own one rule
+	nested := false
 	if mv := fields["match"]; mv != nil {
+		nested = true
 		arr, ok := mv.Value.(*hujson.Array)
 		if !ok || len(arr.Elements) == 0 {
 			d.report(mv, CodeConfigBindingMatch, "binding %s: match must be a non-empty list of rules; the binding is dropped", b.ID)
@@ -364,7 +430,7 @@ func (d *decoder) binding(v *hujson.Value, index int) (Binding, bool) {
 		}
 	}
 	for _, rv := range rules {
-		if r, ok := d.rule(rv, b.ID); ok {
+		if r, ok := d.rule(rv, b.ID, nested); ok {
 			b.Rules = append(b.Rules, r)
 		}
 	}
@@ -375,8 +441,9 @@ func (d *decoder) binding(v *hujson.Value, index int) (Binding, bool) {
 }
 
 // rule reads provider and model: absent is "*", anything but a non-empty
-// string drops the rule.
-func (d *decoder) rule(v *hujson.Value, binding string) (Rule, bool) {
+// string drops the rule. A rule of a match list has no other key; a flat
+// binding's other keys are the binding's, checked there.
+func (d *decoder) rule(v *hujson.Value, binding string, nested bool) (Rule, bool) {
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		d.report(v, CodeConfigBindingMatch, "binding %s: a rule must be an object; it is dropped", binding)
@@ -386,12 +453,15 @@ func (d *decoder) rule(v *hujson.Value, binding string) (Rule, bool) {
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		var dst *string
-		switch m.Name.Value.(hujson.Literal).String() {
+		switch key := m.Name.Value.(hujson.Literal).String(); key {
 		case "provider":
 			dst = &r.Provider
 		case "model":
 			dst = &r.Model
 		default:
+			if nested {
+				d.unknown(m, CodeConfigUnknown, ruleKeys, "a match rule of binding "+binding)
+			}
 			continue
 		}
 		s, ok := stringOf(&m.Value)

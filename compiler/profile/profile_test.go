@@ -19,7 +19,8 @@ func TestConfigDiagnostics(t *testing.T) {
 		{"no version", `{"bindings": []}`, []string{"config-version@1:1"}},
 		{"version 2", `{"version": 2}`, []string{"config-version@1:13"}},
 		{"bad parts", "{\"version\": 1,\n \"selection\": {\"mode\": \"sometimes\"},\n \"defaultProfile\": \"../x\",\n \"color\": \"red\"}",
-			[]string{"config-selection@2:15", "config-default@3:20", "config-unknown@4:11"}},
+			[]string{"config-selection@2:15", "config-default@3:20", "config-unknown@4:2"}},
+		{"$schema", `{"$schema": "../../compiler/schema/profile-config.schema.json", "version": 1}`, nil},
 		{"bindings", "{\"version\": 1, \"bindings\": [\n" +
 			" {\"id\": \"../x\", \"profile\": \"a\"},\n" +
 			" {\"profile\": \"/etc/passwd\"},\n" +
@@ -43,6 +44,39 @@ func TestConfigDiagnostics(t *testing.T) {
 				t.Errorf("diagnostics %v; want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestUnknownKeys: a key no object of config.json takes is reported where
+// it stands, with the key it most likely misspells, at every level; the
+// binding it stands in is kept, as the readings keep unknown keys.
+func TestUnknownKeys(t *testing.T) {
+	src := "{\"version\": 1, \"bindngs\": [],\n" +
+		" \"selection\": {\"mode\": \"auto\", \"profle\": \"x\"},\n" +
+		" \"profiles\": {\"a\": {\"extend\": \"b\"}},\n" +
+		" \"bindings\": [{\"profile\": \"a\", \"modle\": \"gpt-4\"},\n" +
+		"  {\"profile\": \"a\", \"match\": [{\"provder\": \"x\", \"model\": \"m\"}]}, {\"profile\": \"a\", \"colour\": 1}]}"
+	out, err := Compile(Input{Global: &compiler.Source{Name: "g.json", Data: []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range out.Diagnostics {
+		got = append(got, fmt.Sprintf("%s %s %s: %s", strings.TrimPrefix(d.Pos.String(), "g.json:"), d.Severity, d.Code, d.Msg))
+	}
+	want := []string{
+		`1:16 warning config-unknown: unknown key "bindngs" is kept and has no effect; did you mean "bindings"?`,
+		`2:32 warning config-unknown: unknown key "profle" in selection is kept and has no effect; did you mean "profile"?`,
+		`3:21 warning config-profile-meta: unknown key "extend" in the metadata of profile "a" is kept and has no effect; did you mean "extends"?`,
+		`4:32 warning config-unknown: unknown key "modle" in binding #0 is kept and has no effect; did you mean "model"?`,
+		`5:31 warning config-unknown: unknown key "provder" in a match rule of binding #1 is kept and has no effect; did you mean "provider"?`,
+		`5:81 warning config-unknown: unknown key "colour" in binding #2 is kept and has no effect`,
+	}
+	if diff := strings.Join(got, "\n"); diff != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", diff, strings.Join(want, "\n"))
+	}
+	if n := len(out.Data["scopes"].(map[string]any)["global"].(map[string]any)["bindings"].([]any)); n != 3 {
+		t.Errorf("%d bindings kept; want 3: an unknown key drops nothing", n)
 	}
 }
 

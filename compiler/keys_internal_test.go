@@ -1,0 +1,103 @@
+package compiler
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/regate/regate/internal/gosrc"
+)
+
+// TestDecoderKeys holds each key list to the decoder that reads it: the
+// cases of the decoder's switch, read from its source, are the list. A
+// case added without its key (or a key without its case) fails here, and
+// TestSchemaKeys in compiler/schema holds the lists to the schemas.
+func TestDecoderKeys(t *testing.T) {
+	tests := []struct {
+		file, fn, tag string
+		keys          []string
+	}{
+		{"decode.go", "decodePolicy", "m.key", policyKeys},
+		{"decode.go", "decodeHardGuards", "m.key", hardGuardKeys},
+		{"decode.go", "decodeRuleValue", "m.key", denyObjectKeys},
+		{"decode.go", "decodeShellTools", "f.key", shellToolKeys},
+		{"decode.go", "decodeAutoReview", "m.key", autoReviewKeys},
+		{"decode.go", "decodeAutoReview", "t.key", transcriptKeys},
+		{"examples.go", "decodeExamples", "m.key", exampleKeys},
+		{"examples.go", "decodeExampleCall", "m.key", exampleCallKeys},
+		{"frontmatter.go", "parseAgent", "m.key", frontmatterKeys},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fn+"/"+tt.tag, func(t *testing.T) {
+			cases, err := gosrc.SwitchCases(tt.file, tt.fn, tt.tag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(slices.Sorted(slices.Values(tt.keys)), cases); diff != "" {
+				t.Errorf("the key list and the switch of %s differ (-list +switch):\n%s", tt.fn, diff)
+			}
+		})
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	tests := []struct {
+		key   string
+		known []string
+		want  string
+	}{
+		{"permision", frontmatterKeys, "permission"},
+		{"permisson", policyKeys, "permission"},
+		{"premission", policyKeys, "permission"}, // two neighbours swapped: one edit
+		{"permissions", frontmatterKeys, "permission"},
+		{"Permission", frontmatterKeys, "permission"},
+		{"PERMISSION", policyKeys, "permission"},
+		{"nmae", frontmatterKeys, "name"},
+		{"yolomode", policyKeys, "yoloMode"},
+		{"yolo", policyKeys, ""},
+		{"stict", policyKeys, "strict"},
+		{"reasn", denyObjectKeys, "reason"},
+		{"acton", denyObjectKeys, "action"},
+		{"enabeld", autoReviewKeys, "enabled"},
+		{"shelltool", policyKeys, "shellTools"},
+		// Host keys of agent frontmatter suggest nothing: they are not typos.
+		{"description", frontmatterKeys, ""},
+		{"model", frontmatterKeys, ""},
+		{"mode", frontmatterKeys, ""},
+		{"tools", frontmatterKeys, ""},
+		{"permissionMode", frontmatterKeys, ""},
+		{"color", frontmatterKeys, ""},
+		{"", frontmatterKeys, ""},
+		{"permission", frontmatterKeys, ""}, // a known key is no typo
+		{strings.Repeat("x", 5000), policyKeys, ""},
+		{"pérmission", frontmatterKeys, "permission"}, // runes, not bytes
+	}
+	for _, tt := range tests {
+		if got := DidYouMean(tt.key, tt.known); got != tt.want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "abc", 0},
+		{"abc", "acb", 1},
+		{"abc", "ab", 1},
+		{"abc", "xbc", 1},
+		{"kitten", "sitting", 3},
+		{"ca", "abc", 3},   // optimal string alignment: no edit of a swapped pair
+		{"abcdef", "a", 4}, // past the limit of 3: limit+1
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b, 3); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
