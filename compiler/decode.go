@@ -216,7 +216,7 @@ func warnInert(p *Permission, d *diags) {
 	}
 }
 
-// warnBashInheritsAllow is the spec's start-up warning: a permissive "*" with
+// warnBashInheritsAllow is the policy format's start-up warning: a permissive "*" with
 // no bash "*" lets every command inherit allow.
 func warnBashInheritsAllow(p *Permission, d *diags) {
 	if p.Fallback == nil || p.Fallback.Action != Allow {

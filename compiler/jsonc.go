@@ -15,7 +15,7 @@ import (
 var hujsonPos = regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
 
 // parseJSONC parses a JSONC document (comments allowed, trailing commas not,
-// as the spec says) into a node tree. Syntax problems are reported in d with
+// as the policy format says: docs/policy.md) into a node tree. Syntax problems are reported in d with
 // file, line and column; the tree is nil when the file cannot be used.
 func parseJSONC(file string, src []byte, d *diags) *node {
 	if !checkBytes(file, src, d) {
@@ -94,7 +94,7 @@ func (c *jsoncConv) value(v *hujson.Value, depth int) *node {
 }
 
 // trailingComma reports a comma after the last member or element: hujson
-// accepts it, the spec does not ("Trailing commas are not supported").
+// accepts it, the policy format does not ("Trailing commas are not supported").
 func (c *jsoncConv) trailingComma(last *hujson.Value) {
 	if last.AfterExtra == nil {
 		return

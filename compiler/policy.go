@@ -96,7 +96,7 @@ type AutoReview struct {
 // Knobs are the runtime settings of policy.jsonc besides the permission map.
 type Knobs struct {
 	YoloMode bool `json:"yoloMode"`
-	// Strict floors to ask what the spec's rules would allow but that runs
+	// Strict floors to ask what the base rules (docs/policy.md) would allow but that runs
 	// code or writes files under an innocent-looking program (docs/strict.md).
 	Strict bool `json:"strict"`
 	// CaseInsensitive says whether the file system folds case (macOS's
@@ -117,7 +117,7 @@ type Knobs struct {
 	ReviewLogFieldMaxWidth int                  `json:"reviewLogFieldMaxWidth"`
 }
 
-// DefaultKnobs are the spec's defaults for every runtime knob.
+// DefaultKnobs are the defaults of every runtime knob (docs/policy.md).
 func DefaultKnobs() Knobs {
 	return Knobs{
 		AuthorizerChain: []string{},

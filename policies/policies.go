@@ -1,5 +1,6 @@
-// Package policies holds regate's example policies: the spec's recipes as
-// files and the default policy that the regate binary embeds.
+// Package policies holds regate's example policies: the recipes of
+// docs/policy.md as files, and the default policy that the regate binary
+// embeds. Each names its JSON Schema in "$schema".
 package policies
 
 import "embed"

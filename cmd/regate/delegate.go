@@ -16,10 +16,11 @@ func newDelegateCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delegate",
 		Short: "narrow delegation policies, prove a child within its parent, check policy files",
-		Long: `delegate works on delegation policies (shared/spec/delegation.md): the policy a host gives a
-child agent, no wider than its parent's. narrow derives a child from a parent and a request,
-subset proves a child within a parent, and check validates policy files. Problems are printed
-with file:line:col; a widening request or an unproven subset exits 7.`,
+		Long: `delegate works on delegation policies: the policy a host gives a child agent, no wider than its
+parent's. narrow derives a child from a parent and a request, subset proves a child within a parent,
+and check validates policy files. Problems are printed with file:line:col; a widening request or an
+unproven subset exits 7. The keys of a policy file are in docs/policy.md ("Delegation policy files");
+how the proofs work is in docs/delegation.md.`,
 	}
 	cmd.AddCommand(newDelegateNarrowCmd(a), newDelegateSubsetCmd(a), newDelegateCheckCmd(a))
 	return cmd

@@ -15,10 +15,11 @@ func newProfileCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "profile",
 		Short: "resolve which prompt profile applies to a model, and compose the prompt with it",
-		Long: `profile works on profile bindings (shared/spec/profile-resolution.md). A config folder holds
-config.json and profiles/<id>.md; --global and --project name the two scopes' folders. Profiles
-that are symbolic links, not regular files or too large are skipped with a diagnostic, never read.
-resolve prints the profile that applies and why; compose prints the prompt with the managed block.`,
+		Long: `profile works on profile bindings (docs/profiles.md). A config folder holds config.json (its
+keys: docs/policy.md, "Profile config.json") and profiles/<id>.md; --global and --project name the
+two scopes' folders. Profiles that are symbolic links, not regular files or too large are skipped
+with a diagnostic, never read. resolve prints the profile that applies and why; compose prints the
+prompt with the managed block.`,
 	}
 	cmd.AddCommand(newProfileResolveCmd(a), newProfileComposeCmd(a))
 	return cmd

@@ -41,10 +41,10 @@ func (f *ruleFlags) bind(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.agentFiles, "agent-file", nil, "agent Markdown file (repeatable); the agent is the file's base name")
 	fl.StringArrayVar(&f.agentDirs, "agents-dir", nil, "folder of agent Markdown files (repeatable; later folders override earlier ones)")
 	fl.StringVar(&f.home, "home", "", "home directory that ~ expands to (default: the current user's)")
-	fl.BoolVar(&f.pi, "pi", false, "load the rule files from where the spec places them: $PI_CODING_AGENT_DIR (default ~/.pi/agent)/my-pi/permission-system/{policy,hard-guards}.jsonc, its agents/*.md and <cwd>/.pi/agents/*.md")
+	fl.BoolVar(&f.pi, "pi", false, "load the rule files from where Pi keeps them (docs/policy.md, \"The files\"): $PI_CODING_AGENT_DIR (default ~/.pi/agent)/my-pi/permission-system/{policy,hard-guards}.jsonc, its agents/*.md and <cwd>/.pi/agents/*.md")
 }
 
-// piLocations fills in the spec's places for every rule file the user did
+// piLocations fills in Pi's places for every rule file the user did
 // not name with a flag. Files that do not exist are left out.
 func (f *ruleFlags) piLocations() error {
 	home := f.home
@@ -85,7 +85,7 @@ func (f *ruleFlags) input() (compiler.Input, error) {
 		}
 	}
 	if f.policy == "" && f.pi {
-		// The spec's places hold no policy: the built-in fallback asks.
+		// Pi's places hold no policy: the built-in fallback asks.
 	} else if f.policy == "" {
 		in.Policy = &compiler.Source{Name: "policies/" + policies.DefaultName, Data: policies.Default()}
 	} else {

@@ -10,8 +10,8 @@ import (
 	"github.com/tailscale/hujson"
 )
 
-// Diagnostic codes: the upstream extension's, which hosts and the
-// conformance cases know (profile readings, section 9).
+// Diagnostic codes: the upstream extension's (pi-prompt-profiles), which
+// hosts and the conformance cases know; docs/profiles.md lists them.
 const (
 	CodeConfigParse          = "config-parse"
 	CodeConfigShape          = "config-shape"
@@ -47,7 +47,7 @@ const (
 )
 
 // Diagnostic codes of reading a config folder from disk (ReadFolder) that
-// the readings' list lacks: profiles-dir is the upstream extension's own
+// the extension's list of config and profile codes lacks: profiles-dir is the upstream extension's own
 // (src/core/profiles.ts); the two -unreadable codes are regate's. Stable
 // like the others, and documented in docs/profiles.md.
 const (
@@ -173,8 +173,8 @@ func (d *decoder) report(v *hujson.Value, code, format string, args ...any) {
 // unknown warns of a key the object does not take, where the key stands,
 // with the key of known it most likely misspells: "modle" in a binding
 // would otherwise leave the binding matching every model without a word.
-// The key is kept and has no effect, as the readings say, so this is a
-// warning; code is the readings' code for the object.
+// The key is kept and has no effect, as in the upstream extension, so this
+// is a warning; code is the extension's code for the object.
 func (d *decoder) unknown(m *hujson.ObjectMember, code string, known []string, where string) {
 	key := m.Name.Value.(hujson.Literal).String()
 	msg := compiler.UnknownKeyMessage(key, known, where, "is kept and has no effect")

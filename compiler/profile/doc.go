@@ -1,9 +1,11 @@
-// Package profile is regate's profile-binding rule set
-// (shared/spec/profile-resolution.md): which prompt profile applies to a
-// model. Compile decodes the global and project config.json files and the
+// Package profile is regate's profile-binding rule set (docs/profiles.md;
+// the keys of config.json are in docs/policy.md and
+// compiler/schema/profile-config.schema.json): which prompt profile applies
+// to a model. Compile decodes the global and project config.json files and the
 // profiles/<id>.md bodies, with positioned diagnostics under the upstream
 // codes (config-parse, config-version, binding-conflict, ...), drops
-// invalid parts exactly as the readings say (never widening a rule), and
+// invalid parts as the upstream extension does (never widening a rule),
+// reports unknown keys with the key they most likely misspell, and
 // turns the rest into the data the Rego resolution (regate.lib.profile)
 // reads: bindings with their priority and the specificity of each rule
 // precomputed, and every profile expanded through its bases into layers or

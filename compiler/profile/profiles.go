@@ -7,7 +7,7 @@ import (
 	"github.com/regate/regate/compiler"
 )
 
-// Limits on profiles (profile readings, section 2).
+// Limits on profiles, the upstream extension's (docs/profiles.md).
 const (
 	MaxBodyBytes  = 64 << 10  // a larger body is skipped
 	MaxLayers     = 8         // a longer chain of bases invalidates the profile

@@ -3,11 +3,11 @@
 # data.regate.rules (the policy, the hard guards and the agents, each
 # optional), and the active agent is inp.agent.
 #
-# The flow follows the spec's order: an unregistered tool is blocked; a
-# matching hard guard denies; otherwise each check (a path token, the tool's
-# own value, a bash unit) is resolved through the layers session approval,
-# agent, policy and fallback, and the most restrictive result wins, the
-# first in order on a tie (R13). Floors raise an allow to ask, and yolo mode
+# The flow is the order of docs/policy.md, "How a call is decided": an
+# unregistered tool is blocked; a matching hard guard denies; otherwise each
+# check (a path token, the tool's own value, a bash unit) is resolved
+# through the layers session approval, agent, policy and fallback, and the
+# most restrictive result wins, the first in order on a tie (R13). Floors raise an allow to ask, and yolo mode
 # approves what is left asking. In strict mode (the policy's "strict"),
 # strict-only checks count and strict reasons floor (docs/strict.md).
 #

@@ -1,5 +1,5 @@
 # Package message renders the message an agent is shown for a decision, in
-# the spec's form (R15): the tool, the command or value, the matched pattern
+# the form of docs/policy.md (R15): the tool, the command or value, the matched pattern
 # as matched '<pattern>', and a custom reason as Reason: <reason>.
 #
 # response is the decision with its message: query it from an OPA server or

@@ -1,5 +1,5 @@
 # Package profile resolves which prompt profile applies to a model
-# (shared/spec/profile-resolution.md), over the rule set compiled by
+# (docs/profiles.md), over the rule set compiled by
 # regate's compiler/profile at data.regate.profile:
 #
 #   scopes.global, scopes.project  each active scope's selection, default,
