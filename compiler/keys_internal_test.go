@@ -101,3 +101,14 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDidYouMean is the cost of one unknown key's suggestion against
+// the longest key list: paid only when a file holds an unknown key.
+func BenchmarkDidYouMean(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if DidYouMean("promptFieldMaxWdth", policyKeys) != "promptFieldMaxWidth" {
+			b.Fatal("no suggestion")
+		}
+	}
+}
