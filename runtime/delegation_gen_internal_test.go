@@ -341,8 +341,9 @@ func (g gen) request(parent map[string]any) delegation.Request {
 	if g.chance(0.6) {
 		r.RateLimits = map[string]string{}
 		own, _ := parent["rate_limits"].(map[string]any)
-		for k, v := range g.globMap(g.rate) {
-			r.RateLimits[k] = v.(string)
+		rates := g.globMap(g.rate)
+		for _, k := range sortedMapKeys(rates) { // in order: each entry draws
+			r.RateLimits[k] = rates[k].(string)
 			if keys := sortedMapKeys(own); len(keys) > 0 && g.chance(0.5) {
 				r.RateLimits[k], _ = own[keys[g.r.IntN(len(keys))]].(string)
 			}

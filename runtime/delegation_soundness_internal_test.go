@@ -87,7 +87,7 @@ func TestDelegationSoundness(t *testing.T) {
 	for _, f := range found {
 		t.Error(f)
 	}
-	if total.subset.accepted == 0 || total.narrow.accepted == 0 || total.subset.allowed == 0 {
+	if total.subset.allowed == 0 || total.narrow.allowed == 0 || total.lease.allowed == 0 {
 		t.Fatalf("the generator produced nothing to compare: %s", total)
 	}
 }
@@ -106,14 +106,14 @@ func envInt(t *testing.T, name string, def int) int {
 
 // soundStats are the figures of a run, for the subset pairs and the
 // narrowed ones apart.
-type soundStats struct{ subset, narrow sideStats }
+type soundStats struct{ subset, narrow, lease sideStats }
 
 type sideStats struct {
 	pairs, accepted, calls, allowed, escalated, disagreements int
 }
 
 func (s *soundStats) add(o soundStats) {
-	for _, p := range []struct{ a, b *sideStats }{{&s.subset, &o.subset}, {&s.narrow, &o.narrow}} {
+	for _, p := range []struct{ a, b *sideStats }{{&s.subset, &o.subset}, {&s.narrow, &o.narrow}, {&s.lease, &o.lease}} {
 		p.a.pairs += p.b.pairs
 		p.a.accepted += p.b.accepted
 		p.a.calls += p.b.calls
@@ -128,13 +128,15 @@ func (s soundStats) String() string {
 		return fmt.Sprintf("%d pairs, %d accepted, %d calls (%d allowed, %d escalated by the child), %d disagreements",
 			s.pairs, s.accepted, s.calls, s.allowed, s.escalated, s.disagreements)
 	}
-	return "subset: " + f(s.subset) + "; narrow: " + f(s.narrow)
+	return "subset: " + f(s.subset) + "; narrow: " + f(s.narrow) + fmt.Sprintf("; leases: %d pairs, %d accepted, %d argument checks (%d allowed by the child), %d disagreements",
+		s.lease.pairs, s.lease.accepted, s.lease.calls, s.lease.allowed, s.lease.disagreements)
 }
 
 // soundHarness is one ceiling, prepared once, whose compiled policies and
 // state are replaced for every replay.
 type soundHarness struct {
-	c *Ceiling
+	c      *Ceiling
+	leases *CapabilityEngine
 }
 
 func newSoundHarness(ctx context.Context) (*soundHarness, error) {
@@ -146,29 +148,48 @@ func newSoundHarness(ctx context.Context) (*soundHarness, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &soundHarness{c: c}, nil
+	e, err := NewCapabilityEngine(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &soundHarness{c: c, leases: e}, nil
 }
 
-// pair generates and checks pair i of the seed: a parent, a child made from
-// it, and a Narrow of the parent, each child with its own call sequence.
+// pair generates and checks pair i of the seed: a parent and a child made
+// from it, a Narrow of the parent, each child with its own call sequence,
+// and a parent's and a child's argument leases.
 func (h *soundHarness) pair(ctx context.Context, seed, i uint64) (soundStats, []string, error) {
 	g := newGen(rand.New(rand.NewPCG(seed, i)))
 	var st soundStats
-	var reports []string
 	parentDoc := g.policy()
-	childDoc := g.child(parentDoc)
-	req := g.request(parentDoc)
 	parent, err := decodeDoc("parent", parentDoc)
 	if err != nil {
 		return st, nil, err
 	}
+	reports, err := h.subsetSide(ctx, g, i, seed, parentDoc, parent, &st.subset)
+	if err != nil {
+		return st, reports, err
+	}
+	more, err := h.narrowSide(ctx, g, i, seed, parentDoc, parent, &st.narrow)
+	reports = append(reports, more...)
+	if err != nil {
+		return st, reports, err
+	}
+	more, err = h.leaseSide(ctx, g, i, seed, &st.lease)
+	return st, append(reports, more...), err
+}
+
+// subsetSide checks a child made from parent: every problem positioned,
+// and when the prover accepts it, a call sequence.
+func (h *soundHarness) subsetSide(ctx context.Context, g gen, i, seed uint64, parentDoc map[string]any, parent *delegation.Policy, st *sideStats) ([]string, error) {
+	var reports []string
+	childDoc := g.child(parentDoc)
 	child, err := decodeDoc("child", childDoc)
 	if err != nil {
-		return st, nil, err
+		return nil, err
 	}
 	calls := g.calls(parentDoc, childDoc)
-
-	st.subset.pairs++
+	st.pairs++
 	problems := delegation.SubsetProblems(child, parent)
 	for _, pr := range problems {
 		if pr.Pos.File == "" {
@@ -176,42 +197,43 @@ func (h *soundHarness) pair(ctx context.Context, seed, i uint64) (soundStats, []
 				i, seed, pr.Msg, compact(parentDoc), compact(childDoc)))
 		}
 	}
-	if len(problems) == 0 {
-		st.subset.accepted++
-		d, err := h.replay(ctx, parent, child, calls, &st.subset)
-		if err != nil {
-			return st, nil, err
-		}
-		if d != nil {
-			st.subset.disagreements++
-			reports = append(reports, h.report(ctx, fmt.Sprintf("pair %d (seed %d): the child admits what the parent refuses", i, seed), parentDoc, childDoc, calls))
-		}
+	if len(problems) > 0 {
+		return reports, nil
 	}
+	st.accepted++
+	d, err := h.replay(ctx, parent, child, calls, st)
+	if err != nil || d == nil {
+		return reports, err
+	}
+	st.disagreements++
+	return append(reports, h.report(ctx, fmt.Sprintf("pair %d (seed %d): the child admits what the parent refuses", i, seed),
+		parentDoc, childDoc, calls)), nil
+}
 
-	st.narrow.pairs++
+// narrowSide checks a random Narrow of parent: proven within it, and a
+// call sequence.
+func (h *soundHarness) narrowSide(ctx context.Context, g gen, i, seed uint64, parentDoc map[string]any, parent *delegation.Policy, st *sideStats) ([]string, error) {
+	req := g.request(parentDoc)
+	st.pairs++
 	narrowed, err := parent.Narrow(req)
 	if err != nil || len(parent.Unknown) > 0 {
-		return st, reports, nil // a widening request, or a parent no policy is within
+		return nil, nil // a widening request, or a parent no policy is within
 	}
-	st.narrow.accepted++
+	st.accepted++
 	narrowedDoc := docOf(narrowed)
 	if ps := delegation.SubsetProblems(narrowed, parent); len(ps) > 0 {
-		st.narrow.disagreements++
-		reports = append(reports, fmt.Sprintf("pair %d (seed %d): Narrow(%s) is not proven within its parent\nparent: %s\nnarrowed: %s\nproblems: %v",
-			i, seed, requestString(req), compact(parentDoc), compact(narrowedDoc), ps))
-		return st, reports, nil
+		st.disagreements++
+		return []string{fmt.Sprintf("pair %d (seed %d): Narrow(%s) is not proven within its parent\nparent: %s\nnarrowed: %s\nproblems: %v",
+			i, seed, requestString(req), compact(parentDoc), compact(narrowedDoc), ps)}, nil
 	}
-	narrowCalls := g.calls(parentDoc, narrowedDoc)
-	d, err := h.replay(ctx, parent, narrowed, narrowCalls, &st.narrow)
-	if err != nil {
-		return st, reports, err
+	calls := g.calls(parentDoc, narrowedDoc)
+	d, err := h.replay(ctx, parent, narrowed, calls, st)
+	if err != nil || d == nil {
+		return nil, err
 	}
-	if d != nil {
-		st.narrow.disagreements++
-		reports = append(reports, h.report(ctx, fmt.Sprintf("pair %d (seed %d): Narrow(%s) admits what its parent refuses", i, seed, requestString(req)),
-			parentDoc, narrowedDoc, narrowCalls))
-	}
-	return st, reports, nil
+	st.disagreements++
+	return []string{h.report(ctx, fmt.Sprintf("pair %d (seed %d): Narrow(%s) admits what its parent refuses", i, seed, requestString(req)),
+		parentDoc, narrowedDoc, calls)}, nil
 }
 
 // disagreement is the first call of a replay on which the child admits

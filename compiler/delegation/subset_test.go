@@ -192,3 +192,46 @@ func orEmptyObject(raw json.RawMessage) []byte {
 	}
 	return raw
 }
+
+// TestKnownIncompleteness pins the true subsets the prover refuses, as
+// docs/delegation.md lists them (each child admits no more than its parent
+// at the ceiling), and that the remedy the docs give for an added rate
+// pattern is proven.
+func TestKnownIncompleteness(t *testing.T) {
+	for _, c := range []struct {
+		child, parent string
+		within        bool
+	}{
+		{`{"allowed_tools": ["ba*"]}`, `{"allowed_tools": ["*a*"]}`, false},
+		{`{"allowed_tools": ["ab?"]}`, `{"allowed_tools": ["a??"]}`, false},
+		{`{"allowed_tools": ["read_a"]}`, `{"allowed_tools": ["read_[ab]"]}`, false},
+		{`{"denied_tools": ["rm_*"]}`, `{"denied_tools": ["rm_[ab]"]}`, false},
+		{`{"allowed_tools": ["x*"]}`, `{"allowed_tools": ["x", "x?*"]}`, false},
+		{`{"allowed_tools": [], "default_deny": true, "rate_limits": {"*": "1000/second"}}`, `{"rate_limits": {"*": "1/hour"}}`, false},
+		{`{"allowed_tools": ["read_*"]}`, `{"rate_limits": {"write_*": "1/hour"}}`, false},
+		{`{"rate_limits": {"fetch_*": "10/hour", "write_*": "50/hour"}}`, `{"rate_limits": {"fetch_*": "10/hour"}}`, false},
+		{`{"time_restrictions": {"deploy_*": "09:00-17:00", "read_*": "00:00-11:59", "deploy_prod": "13:00-14:00"}}`,
+			`{"time_restrictions": {"deploy_*": "09:00-17:00", "read_*": "00:00-11:59"}}`, false},
+		{`{"rate_limits": {"fetch_*": "10/hour", "wire_1": "1/hour"}}`, `{"rate_limits": {"fetch_*": "10/hour"}}`, false},
+		{`{"rate_limits": {"fetch_*": "10/hour", "wire_1": "1/hour"}, "rate_limit_mode": "all"}`, `{"rate_limits": {"fetch_*": "10/hour"}}`, true},
+		{`{"rate_limits": {"*": "1/hour", "read_*": "0/hour"}}`, `{"rate_limits": {"*": "1/hour"}}`, false},
+		{`{"rate_limits": {"*": "1/hour", "read_*": "0/hour"}, "rate_limit_mode": "all"}`, `{"rate_limits": {"*": "1/hour"}}`, true},
+		{`{"rate_limits": {"*": "5/hour"}, "rate_limit_mode": "all"}`, `{"rate_limits": {"read_*": "10/hour"}}`, false},
+		{`{"amplification_budget": {"baseline_calls_per_run": 20, "max_amplification_ratio": 0.25}}`,
+			`{"amplification_budget": {"baseline_calls_per_run": 10, "max_amplification_ratio": 1}}`, false},
+		{`{"amplification_budget": {"max_wall_seconds": 600, "max_sessions": 2}}`, `{"amplification_budget": {"max_wall_seconds": 600, "max_sessions": 5}}`, false},
+		{`{"amplification_budget": {"max_calls_per_run": 1, "max_sessions": 2, "action": "warn"}}`,
+			`{"amplification_budget": {"max_calls_per_run": 1, "max_sessions": 5, "action": "warn"}}`, false},
+		{`{"amplification_budget": {"max_amplification_ratio": 2}}`, `{"amplification_budget": {"max_amplification_ratio": 1}}`, false},
+		{`{"escalate_tools": {"wire_*": "r"}, "approver": "bob"}`, `{}`, false},
+		{`{"denied_tools": ["wire_*"], "approver": "a"}`, `{"escalate_tools": {"wire_*": "r"}, "approver": "a"}`, false},
+		{`{"escalation_timeout_seconds": 10}`, `{"escalation_timeout_seconds": 30}`, false},
+		{`{"rate_limits": {"*": "1/fortnight"}}`, `{}`, false},
+		{`{"future_guard": true}`, `{"future_guard": true}`, false},
+	} {
+		got := mustDecode(t, "child.json", c.child).IsSubsetOf(mustDecode(t, "parent.json", c.parent))
+		if got != c.within {
+			t.Errorf("%s within %s: %v; want %v", c.child, c.parent, got, c.within)
+		}
+	}
+}
