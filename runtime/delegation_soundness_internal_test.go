@@ -368,18 +368,10 @@ func (h *soundHarness) minimise(ctx context.Context, parentDoc, childDoc map[str
 				}
 			}
 		}
-		for _, side := range []int{0, 1} {
-			for _, smaller := range reductions([]map[string]any{parentDoc, childDoc}[side]) {
-				p, c := parentDoc, childDoc
-				if side == 0 {
-					p = smaller
-				} else {
-					c = smaller
-				}
-				if h.fails(ctx, p, c, calls) {
-					parentDoc, childDoc, changed = p, c, true
-					break
-				}
+		for _, pc := range reductions(parentDoc, childDoc) {
+			if h.fails(ctx, pc[0], pc[1], calls) {
+				parentDoc, childDoc, changed = pc[0], pc[1], true
+				break
 			}
 		}
 	}
@@ -417,28 +409,71 @@ func simplerCalls(calls []CeilingCall, i int) [][]CeilingCall {
 	return out
 }
 
-// reductions are doc with one field, or one entry of a list, map or the
-// call budget, removed.
-func reductions(doc map[string]any) []map[string]any {
-	var out []map[string]any
+// A removal names one field, or one entry of a list, a keyed field or the
+// call budget (by its value or key), to take out of a policy document.
+type removal struct {
+	field, entry string
+	whole        bool
+}
+
+// removals are the removals doc allows.
+func removals(doc map[string]any) []removal {
+	var out []removal
 	for _, k := range sortedMapKeys(doc) {
-		d := cloneDoc(doc)
-		delete(d, k)
-		out = append(out, d)
+		out = append(out, removal{field: k, whole: true})
 		switch v := doc[k].(type) {
 		case []any:
-			for i := range v {
-				d := cloneDoc(doc)
-				d[k] = slices.Delete(slices.Clone(v), i, i+1)
-				out = append(out, d)
+			for _, e := range v {
+				out = append(out, removal{field: k, entry: fmt.Sprint(e)})
 			}
 		case map[string]any:
 			for _, e := range sortedMapKeys(v) {
-				d := cloneDoc(doc)
-				delete(d[k].(map[string]any), e)
-				out = append(out, d)
+				out = append(out, removal{field: k, entry: e})
 			}
 		}
+	}
+	return out
+}
+
+// apply returns doc without r, and whether doc had it.
+func (r removal) apply(doc map[string]any) (map[string]any, bool) {
+	_, ok := doc[r.field]
+	if !ok {
+		return doc, false
+	}
+	d := cloneDoc(doc)
+	if r.whole {
+		delete(d, r.field)
+		return d, true
+	}
+	switch v := d[r.field].(type) {
+	case []any:
+		kept := slices.DeleteFunc(slices.Clone(v), func(e any) bool { return fmt.Sprint(e) == r.entry })
+		d[r.field] = kept
+		return d, len(kept) < len(v)
+	case map[string]any:
+		_, had := v[r.entry]
+		delete(v, r.entry)
+		return d, had
+	}
+	return doc, false
+}
+
+// reductions are the pair with one removal made: from the parent alone,
+// from the child alone, or from both (a field the child keeps because the
+// parent has it can only go from both at once).
+func reductions(parentDoc, childDoc map[string]any) [][2]map[string]any {
+	var out [][2]map[string]any
+	for _, r := range removals(parentDoc) {
+		p, _ := r.apply(parentDoc)
+		out = append(out, [2]map[string]any{p, childDoc})
+		if c, ok := r.apply(childDoc); ok {
+			out = append(out, [2]map[string]any{p, c})
+		}
+	}
+	for _, r := range removals(childDoc) {
+		c, _ := r.apply(childDoc)
+		out = append(out, [2]map[string]any{parentDoc, c})
 	}
 	return out
 }
