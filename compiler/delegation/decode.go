@@ -99,9 +99,12 @@ func (d *decoder) members(v *hujson.Value, f func(key string, v *hujson.Value)) 
 }
 
 func (d *decoder) policy(v *hujson.Value) *Policy {
-	p := &Policy{ReauthThreshold: 1, pos: map[string]compiler.Pos{}}
+	// The object itself is at "": where a problem about a field the policy
+	// leaves out points.
+	p := &Policy{ReauthThreshold: 1, pos: map[string]compiler.Pos{"": d.doc.Pos(v.StartOffset)}}
 	d.members(v, func(key string, v *hujson.Value) {
 		p.pos[key] = d.doc.Pos(v.StartOffset)
+		d.entryPositions(p, key, v)
 		switch key {
 		case "allowed_tools":
 			p.AllowedTools = d.globs(key, v)
@@ -157,6 +160,37 @@ func (d *decoder) policy(v *hujson.Value) *Policy {
 		}
 	})
 	return p
+}
+
+// entryPositions records where the entries of field were written: a list's
+// strings at "field/entry", an object's keys at "field/key" (the key, where
+// a pattern is written), and the call budget's bounds at
+// "amplification_budget.bound". The first of equal entries is kept.
+func (d *decoder) entryPositions(p *Policy, field string, v *hujson.Value) {
+	at := func(key string, offset int) {
+		if _, ok := p.pos[key]; !ok {
+			p.pos[key] = d.doc.Pos(offset)
+		}
+	}
+	switch c := v.Value.(type) {
+	case *hujson.Array:
+		for i := range c.Elements {
+			e := &c.Elements[i]
+			if lit, ok := e.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+				at(field+"/"+lit.String(), e.StartOffset)
+			}
+		}
+	case *hujson.Object:
+		for i := range c.Members {
+			m := &c.Members[i]
+			name := m.Name.Value.(hujson.Literal).String()
+			if field == "amplification_budget" {
+				at(field+"."+name, m.Value.StartOffset)
+				continue
+			}
+			at(field+"/"+name, m.Name.StartOffset)
+		}
+	}
 }
 
 // scalar decodes v into dst with encoding/json, reporting a type mismatch

@@ -21,6 +21,7 @@ type Request struct {
 // is a *WidensError naming what widens it.
 func (p *Policy) Narrow(r Request) (*Policy, error) {
 	n := p.Clone()
+	n.pos = nil // written by no file: its problems carry no position
 	var ps problems
 	// An invalid value is never read leniently: a parent holding one cannot
 	// be narrowed into a child that is proven within it.
@@ -47,6 +48,13 @@ func (p *Policy) Narrow(r Request) (*Policy, error) {
 			rate := r.RateLimits[pattern]
 			narrowRate(&ps, p, pattern, rate)
 			n.RateLimits[pattern] = rate
+			// An added pattern that could take calls out of a parent
+			// bucket is charged beside it instead: under "all" every
+			// matching limit is charged, so the parent's buckets see every
+			// call they saw before (the delegation readings, section 4).
+			if _, splits := splitsBucket(pattern, p); splits {
+				n.RateLimitMode = "all"
+			}
 		}
 	}
 	if r.CallBudget != nil {

@@ -18,7 +18,8 @@ type Problem struct {
 	// Msg says what is wrong, for people; it names Field and quotes Entry.
 	Msg string
 	// Pos is where the child (or, for a parent's entry, the parent) wrote
-	// the field, when the policy came from a file.
+	// the entry, or else the field, or else, for a field it leaves out, its
+	// object: set whenever the policy came from a file.
 	Pos compiler.Pos
 }
 
@@ -51,8 +52,27 @@ type problems struct {
 func (ps *problems) add(at *Policy, field, entry, format string, args ...any) {
 	p := Problem{Field: field, Entry: entry, Msg: fmt.Sprintf(format, args...)}
 	if at != nil {
-		key := strings.SplitN(field, ".", 2)[0]
-		p.Pos = at.pos[key]
+		p.Pos = at.position(field, entry)
 	}
 	ps.list = append(ps.list, p)
+}
+
+// position is where at wrote field's entry, else the field (a call-budget
+// bound, else the budget), else the policy object itself: a problem about
+// a field the policy leaves out points at the object. The zero Pos when at
+// did not come from a file.
+func (at *Policy) position(field, entry string) compiler.Pos {
+	keys := []string{field}
+	if entry != "" {
+		keys = []string{field + "/" + entry, field}
+	}
+	if top, _, ok := strings.Cut(field, "."); ok {
+		keys = append(keys, top)
+	}
+	for _, k := range append(keys, "") {
+		if pos, ok := at.pos[k]; ok {
+			return pos
+		}
+	}
+	return compiler.Pos{}
 }

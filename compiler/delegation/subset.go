@@ -23,7 +23,7 @@ func SubsetProblems(child, parent *Policy) []Problem {
 		r.check(&ps, child, parent)
 	}
 	for _, name := range uncomparedFields {
-		ps.add(nil, name, "", "%s: no subset rule compares this field, so the subset cannot be proven", name)
+		ps.add(child, name, "", "%s: no subset rule compares this field, so the subset cannot be proven", name)
 	}
 	return ps.list
 }
@@ -158,6 +158,40 @@ func ratesWithin(ps *problems, c, p *Policy) {
 			ps.add(c, "rate_limits", pattern, "rate_limits: the parent's limit for %q is dropped", pattern)
 		}
 	}
+	if c.Mode() != "most_specific" {
+		return
+	}
+	for _, pattern := range sortedKeys(c.RateLimits) {
+		if over, splits := splitsBucket(pattern, p); splits {
+			ps.add(c, "rate_limits", pattern,
+				"rate_limits[%q]: under rate_limit_mode most_specific the added pattern would take calls out of the parent's bucket for %q (more specific, so only its own limit is charged); set rate_limit_mode to all",
+				pattern, over)
+		}
+	}
+}
+
+// splitsBucket reports whether a rate pattern the child adds (one parent
+// lacks) could split a parent bucket under rate_limit_mode most_specific,
+// and the parent pattern it could take calls from. Only the most specific
+// matching limits are charged there, so a call matching both the added
+// pattern and a parent pattern it outranks would be charged to the added
+// bucket alone, and the parent's bucket would no longer see it: k added
+// patterns give up to k+1 times the parent's rate (the delegation
+// readings, section 4). An added pattern that ranks no higher than every
+// parent pattern never outranks one (ties are all charged), so it only
+// adds a bucket; whether two patterns can match one name is not proven, so
+// every parent pattern counts.
+func splitsBucket(pattern string, parent *Policy) (string, bool) {
+	if hasKey(parent.RateLimits, pattern) {
+		return "", false
+	}
+	rank := Rank(pattern)
+	for _, pp := range sortedKeys(parent.RateLimits) {
+		if rank > Rank(pp) {
+			return pp, true
+		}
+	}
+	return "", false
 }
 
 // validRates parses a policy's rates, reporting each invalid one.
@@ -273,12 +307,34 @@ func compareBudget(ps *problems, at *Policy, child, parent *CallBudget) {
 	if c.Action == "warn" && parent.Action != "warn" {
 		ps.add(at, f+"action", "warn", "%saction: warn is looser than the parent's block", f)
 	}
+	// max_sessions bounds the sessions a ledger remembers, and an evicted
+	// session's count starts again, so a lower bound is looser. 0, like
+	// none, keeps every session (runtime.CeilingState.Count): it is the
+	// strictest value, never the number 0.
+	cs, pss := sessionBound(c.MaxSessions), sessionBound(parent.MaxSessions)
 	switch {
-	case c.MaxSessions != nil && parent.MaxSessions != nil && *c.MaxSessions < *parent.MaxSessions:
-		ps.add(at, f+"max_sessions", "", "%smax_sessions: %d is lower than the parent's %d", f, *c.MaxSessions, *parent.MaxSessions)
-	case c.MaxSessions != nil && parent.MaxSessions == nil:
-		ps.add(at, f+"max_sessions", "", "%smax_sessions: the child bounds the sessions its ledger keeps; the parent does not", f)
+	case cs != nil && pss == nil:
+		ps.add(at, f+"max_sessions", "", "%smax_sessions: the child's ledger keeps at most %d sessions; the parent's keeps every session (%s)",
+			f, *cs, sessionsWritten(parent.MaxSessions))
+	case cs != nil && *cs < *pss:
+		ps.add(at, f+"max_sessions", "", "%smax_sessions: %d is lower than the parent's %d", f, *cs, *pss)
 	}
+}
+
+// sessionBound is max_sessions as a bound: nil (none) and 0 keep every
+// session, so both are unbounded.
+func sessionBound(n *int64) *int64 {
+	if n == nil || *n == 0 {
+		return nil
+	}
+	return n
+}
+
+func sessionsWritten(n *int64) string {
+	if n == nil {
+		return "max_sessions unset"
+	}
+	return "max_sessions 0"
 }
 
 func intRat(n *int64) *big.Rat {
