@@ -124,17 +124,31 @@ func (l *DecisionLog) Close() error { return l.file.Close() }
 
 // Log writes the event of one decision and returns its decision id.
 func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string, error) {
+	return l.log(call, &d, revision, false)
+}
+
+// LogAbandoned writes the event of a call whose answer nobody received:
+// the client left, or the request's deadline passed, before the decision
+// was sent ("abandoned": true). d is the decision when one was reached,
+// nil when none was (the event then has no result).
+func (l *DecisionLog) LogAbandoned(call facts.Call, d *Decision, revision string) (string, error) {
+	return l.log(call, d, revision, true)
+}
+
+func (l *DecisionLog) log(call facts.Call, d *Decision, revision string, abandoned bool) (string, error) {
 	var masked []string
 	input := l.file.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input", &masked)
 	var result any
-	b, err := json.Marshal(d)
-	if err != nil {
-		return "", err
+	if d != nil {
+		b, err := json.Marshal(d)
+		if err != nil {
+			return "", err
+		}
+		if err := json.Unmarshal(b, &result); err != nil {
+			return "", err
+		}
+		result = l.file.clean(result, "/result", &masked)
 	}
-	if err := json.Unmarshal(b, &result); err != nil {
-		return "", err
-	}
-	result = l.file.clean(result, "/result", &masked)
 	id, err := NewDecisionID()
 	if err != nil {
 		return "", err
@@ -149,6 +163,7 @@ func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string,
 		Result:     result,
 		Masked:     masked,
 		Timestamp:  l.file.now().UTC(),
+		Abandoned:  abandoned,
 	}
 	return id, l.file.writeLine(ev)
 }
@@ -165,6 +180,8 @@ type decisionEvent struct {
 	Result     any                   `json:"result,omitempty"`
 	Masked     []string              `json:"masked,omitempty"`
 	Timestamp  time.Time             `json:"timestamp"`
+	// Abandoned is regate's own: the host never received this decision.
+	Abandoned bool `json:"abandoned,omitempty"`
 }
 
 type bundleInfo struct {
