@@ -50,6 +50,9 @@ func (w *walker) fail(err error) {
 // spendWords counts the words of a simple command about to be walked,
 // failing the walk past MaxWords.
 func (w *walker) spendWords(n int) bool {
+	if w.spent == nil { // a walker made outside Extract
+		w.spent = &budget{}
+	}
 	if w.spent.words += n; w.spent.words > MaxWords {
 		w.fail(fmt.Errorf("%w: more than %d words", ErrLimit, MaxWords))
 		return false
