@@ -220,7 +220,7 @@ func Extract(src string) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src, root: f}
+	w := &walker{out: &Facts{Units: []Unit{}, Tokens: []Token{}}, src: src, root: f, spent: &budget{}}
 	w.stmts(f.Stmts, scope{})
 	if w.err != nil {
 		return nil, w.err

@@ -46,6 +46,9 @@
 //
 // Input longer than MaxBytes (1 MiB), a NUL byte, or units nested deeper than
 // MaxDepth (64) return ErrLimit: the command asks unless a rule denies its
-// whole text (D3). Parsing and extraction are linear in the input, and
-// FuzzExtract holds the package to its invariants.
+// whole text (D3). So do brackets nested past MaxNesting, more than
+// MaxOperators pipe and list operators, and a command past the work budget
+// (budget.go: MaxWords walked, MaxTokens path tokens, MaxBraceGroups in one
+// word, a cd chain's directory past MaxDirBytes). Parsing and extraction are
+// linear in the input, and FuzzExtract holds the package to its invariants.
 package bashfacts

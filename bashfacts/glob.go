@@ -161,7 +161,7 @@ func (w *walker) globbedOperand(word *syntax.Word, sc scope) {
 		return
 	}
 	if strings.Contains(t, "{") {
-		if words := braceExpand(word, t); len(words) > 1 {
+		if words := w.braceExpand(word, t); len(words) > 1 {
 			for _, v := range words {
 				w.strictToken(v, word, TokenArgument, sc)
 				w.out.Tokens[len(w.out.Tokens)-1].Bare = !pathShaped(v)

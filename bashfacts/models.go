@@ -71,7 +71,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 			continue
 		}
 		if strings.Contains(t, "{") {
-			if vs := braceExpand(word, t); len(vs) != 1 || vs[0] != t {
+			if vs := w.braceExpand(word, t); len(vs) != 1 || vs[0] != t {
 				if src == nil {
 					src = make([]int, len(args), len(argWords)+len(vs))
 					for k := range src {

@@ -263,10 +263,18 @@ func (w *walker) assignEval(a *syntax.Assign) string {
 	return ""
 }
 
-// mayDeclareInts is the cheap test before a scan for declare -i.
+// mayDeclareInts is the cheap test before a scan for declare -i, made once
+// per source: it is asked for every assignment, and a scan of the whole
+// text each time made 260,000 assignments take seconds.
 func (w *walker) mayDeclareInts() bool {
-	return strings.Contains(w.src, "-") &&
-		(strings.Contains(w.src, "declare") || strings.Contains(w.src, "typeset") || strings.Contains(w.src, "local"))
+	if w.declInts == 0 {
+		w.declInts = 1
+		if strings.Contains(w.src, "-") &&
+			(strings.Contains(w.src, "declare") || strings.Contains(w.src, "typeset") || strings.Contains(w.src, "local")) {
+			w.declInts = 2
+		}
+	}
+	return w.declInts == 2
 }
 
 // declEval checks a declaration: a word it re-parses as an assignment, a

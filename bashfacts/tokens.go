@@ -100,7 +100,7 @@ func (w *walker) argWord(prog string, word *syntax.Word, st *argState, sc scope)
 		w.token(t, word, TokenArgument, !pathShaped(t), sc)
 		return
 	}
-	for _, v := range braceExpand(word, t) {
+	for _, v := range w.braceExpand(word, t) {
 		w.token(v, word, TokenArgument, !pathShaped(v), sc)
 	}
 }
@@ -111,13 +111,14 @@ const maxBraceWords = 256
 
 // braceExpand returns the words bash makes of a literal word by brace
 // expansion ({.env,x} is .env and x, a{1..3} is a1 a2 a3), or the word
-// itself when it has none or expands past maxBraceWords.
-func braceExpand(word *syntax.Word, text string) []string {
+// itself when it has none or expands past maxBraceWords. A word of more
+// than MaxBraceGroups groups fails the walk (budget.go).
+func (w *walker) braceExpand(word *syntax.Word, text string) []string {
 	if !strings.Contains(text, "{") {
 		return []string{text}
 	}
 	cp := &syntax.Word{Parts: slices.Clone(word.Parts)} // SplitBraces rewrites Parts
-	if !syntax.SplitBraces(cp) {
+	if !syntax.SplitBraces(cp) || !w.braceGroupsWithin(cp) {
 		return []string{text}
 	}
 	var out []string

@@ -62,6 +62,11 @@ type walker struct {
 	assigned map[string]varValue
 	// shell is what earlier statements did to the shell (shellstate.go).
 	shell shellState
+	// spent is the work budget's account (budget.go), shared with the
+	// walkers of payloads.
+	spent *budget
+	// declInts caches mayDeclareInts: 0 not asked yet, 1 no, 2 yes.
+	declInts int8
 }
 
 var unknownDir = Dir{Unknown: true}
@@ -76,9 +81,7 @@ func (w *walker) pos(p syntax.Pos) Pos {
 // enter opens a nested scope, failing closed past MaxDepth.
 func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	if sc.depth+1 > MaxDepth {
-		if w.err == nil {
-			w.err = fmt.Errorf("%w: units nest deeper than %d", ErrLimit, MaxDepth)
-		}
+		w.fail(fmt.Errorf("%w: units nest deeper than %d", ErrLimit, MaxDepth))
 		return sc, false
 	}
 	sc.depth++
@@ -451,7 +454,7 @@ func (w *walker) token(v string, word *syntax.Word, kind string, bare bool, sc s
 	if hasExtglob(word) {
 		t.StrictOnly = true // the spec reads such a word as an expansion, not a path
 	}
-	w.out.Tokens = append(w.out.Tokens, t)
+	w.addToken(t)
 }
 
 // payload parses the program an opaque wrapper runs (D2) and walks it as
@@ -464,7 +467,7 @@ func (w *walker) payload(text string, at Pos, sc scope) {
 	}
 	// The payload runs after what came before it, and (eval) in the same
 	// shell: it starts from the state so far and hands its own back.
-	child := &walker{out: w.out, src: text, root: f, at: &at, envSet: w.envSet, shell: w.shell}
+	child := &walker{out: w.out, src: text, root: f, at: &at, envSet: w.envSet, shell: w.shell, spent: w.spent}
 	child.stmts(f.Stmts, sc)
 	w.envSet, w.shell = child.envSet, child.shell
 	if child.err != nil && w.err == nil {
@@ -485,6 +488,9 @@ func isNumber(s string) bool {
 // and keeps the directory it leaves as the previous one (~-).
 func (w *walker) cd(args []*syntax.Word, sc scope) Dir {
 	d := w.cdTarget(args, sc)
+	if !w.dirWithin(d) {
+		return unknownDir
+	}
 	d.old, d.oldKnown = sc.dir.Path, !sc.dir.Unknown
 	return d
 }

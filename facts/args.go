@@ -104,6 +104,9 @@ func (e *Env) pathToolChecks(tool string, args map[string]any, cwd string) []Che
 	case !a.isString && a.present:
 		out := []Check{malformedCheck(tool, notAString("path", a))}
 		for _, s := range a.strings {
+			if len(out) > MaxChecks {
+				break // Build decides the call as one over-budget check
+			}
 			out = append(out, e.toolPathChecks(tool, s, cwd)...)
 		}
 		return out
@@ -143,11 +146,17 @@ func (e *Env) mcpPathChecks(args map[string]any, cwd string) []Check {
 		out = e.pathChecks(a.value, cwd)
 	case a.shape == "an array" && !a.mixed:
 		for _, s := range a.strings {
+			if len(out) > MaxChecks {
+				break // Build decides the call as one over-budget check
+			}
 			out = append(out, e.pathChecks(s, cwd)...)
 		}
 	case a.present && !a.isString:
 		out = []Check{malformedCheck("mcp", notAString("arguments.path", a))}
 		for _, s := range a.strings {
+			if len(out) > MaxChecks {
+				break
+			}
 			out = append(out, e.pathChecks(s, cwd)...)
 		}
 	}

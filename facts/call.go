@@ -3,6 +3,7 @@ package facts
 import (
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/regate/regate/bashfacts"
 )
@@ -43,6 +44,8 @@ type Env struct {
 	// Extract decomposes bash; nil means bashfacts.Extract. The runtime
 	// passes a cached one: Extract is a pure function of the command text.
 	Extract func(string) (*bashfacts.Facts, error)
+	// spent is the call's work budget (budget.go), set by Build.
+	spent *budget
 }
 
 func (e *Env) fs() FS {
@@ -117,6 +120,24 @@ type Check struct {
 // Build extracts the facts of one call. It never decides: every check it
 // returns goes to the Rego library.
 func Build(call Call, env Env) *Input {
+	env.spent = &budget{}
+	in := env.build(call)
+	if n := len(in.Checks); n > MaxChecks {
+		cmd, shell := "", false
+		if st, ok := env.ShellTools[call.Tool]; ok || call.Tool == "bash" {
+			arg := "command"
+			if ok {
+				arg = st.CommandArgument
+			}
+			cmd, _ = call.Input[arg].(string)
+			cmd, shell = strings.TrimSpace(cmd), true
+		}
+		in.Checks = []Check{overBudget(call.Tool, shell, cmd, n)}
+	}
+	return in
+}
+
+func (e *Env) build(call Call) *Input {
 	in := &Input{Tool: call.Tool, Agent: call.Agent}
 	if call.Registered != nil && !slices.Contains(call.Registered, call.Tool) {
 		in.Unregistered = true
@@ -125,15 +146,15 @@ func Build(call Call, env Env) *Input {
 	if args == nil {
 		args = map[string]any{}
 	}
-	cwd := path.Clean(env.Cwd)
-	if st, ok := env.ShellTools[call.Tool]; ok || call.Tool == "bash" {
+	cwd := path.Clean(e.Cwd)
+	if st, ok := e.ShellTools[call.Tool]; ok || call.Tool == "bash" {
 		if !ok {
 			// The host codecs put the folder a command runs in (Gemini
 			// CLI's dir_path, OpenCode's workdir) in workdir: it is a path
 			// and the base of the command's relative paths.
 			st = ShellTool{CommandArgument: "command", WorkdirArgument: "workdir"}
 		}
-		in.Checks = env.shellChecks(args, st, cwd)
+		in.Checks = e.shellChecks(args, st, cwd)
 		if st.DecisionFloor == "ask" {
 			in.Floor = "ask"
 		}
@@ -141,21 +162,21 @@ func Build(call Call, env Env) *Input {
 	}
 	switch call.Tool {
 	case "mcp":
-		in.Checks = append(in.Checks, env.mcpPathChecks(args, cwd)...)
+		in.Checks = append(in.Checks, e.mcpPathChecks(args, cwd)...)
 		targets := MCPTargets(args)
 		in.Checks = append(in.Checks, Check{Surface: "mcp", Value: targets[0], Forms: [][]string{targets}})
 	case "skill":
 		name, _ := args["name"].(string)
 		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
 	default:
-		in.Checks = append(in.Checks, env.pathToolChecks(call.Tool, args, cwd)...)
-		env.markExecConfigWrite(call.Tool, in.Checks)
+		in.Checks = append(in.Checks, e.pathToolChecks(call.Tool, args, cwd)...)
+		e.markExecConfigWrite(call.Tool, in.Checks)
 		if call.Tool == "grep" {
 			base := "."
 			if p, ok := args["path"].(string); ok && p != "" {
 				base = p
 			}
-			in.Checks = append(in.Checks, env.filterChecks(call.Tool, args, base, cwd)...)
+			in.Checks = append(in.Checks, e.filterChecks(call.Tool, args, base, cwd)...)
 		}
 	}
 	return in

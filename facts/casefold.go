@@ -82,6 +82,9 @@ func (r resolver) onDisk(dir, name string) string {
 	if err != nil {
 		return name
 	}
+	// Counted after the listing: the spelling found is right, and the
+	// walk's next probe fails if the budget is spent.
+	_ = r.spent.probe(len(names))
 	folded := ""
 	for _, n := range names {
 		if n == name {

@@ -60,4 +60,11 @@
 // absent or empty, a path or filter that is not a string) adds a check with
 // Malformed set, which the library floors to ask; every string inside the
 // argument is gated as a path as well (args.go).
+//
+// # Limits
+//
+// Build bounds the work of one call (budget.go): a path past MaxPathBytes
+// (PATH_MAX) is not resolved and asks, file-system probes past MaxProbes
+// make what is left to resolve, expand or walk ask, and a call of more than
+// MaxChecks checks becomes one check that asks.
 package facts

@@ -57,6 +57,9 @@ func (e *Env) filterChecks(tool string, args map[string]any, base, cwd string) [
 	}
 	for _, f := range filters {
 		for _, g := range splitFilter(f) {
+			if len(out) > MaxChecks {
+				return out // Build decides the call as one over-budget check
+			}
 			out = append(out, e.filterPathChecks(tool, g, base, cwd)...)
 		}
 	}
@@ -152,6 +155,9 @@ func (e *Env) walkFilter(filter, base, cwd string) ([]string, error) {
 		rel := queue[0]
 		queue = queue[1:]
 		ents, err := list(path.Join(start, rel))
+		if isBudget(err) {
+			return nil, err
+		}
 		if err != nil {
 			continue // not a folder, gone, or unreadable: the search reads nothing there
 		}
@@ -210,6 +216,25 @@ type dirent struct {
 // file system reads both at once (a walk of many folders would otherwise
 // cost a stat per entry); any other DirReader is asked entry by entry.
 func (e *Env) dirLister() (func(string) ([]dirent, error), bool) {
+	list, ok := e.plainDirLister()
+	if !ok {
+		return nil, false
+	}
+	// Every folder listed and every entry in it spends the call's budget;
+	// a spent budget is an error the walks pass on (isBudget).
+	return func(name string) ([]dirent, error) {
+		if err := e.spent.probe(1); err != nil {
+			return nil, err
+		}
+		ents, err := list(name)
+		if berr := e.spent.probe(len(ents)); berr != nil {
+			return nil, berr
+		}
+		return ents, err
+	}, true
+}
+
+func (e *Env) plainDirLister() (func(string) ([]dirent, error), bool) {
 	fsys := e.fs()
 	if _, ok := fsys.(OSFS); ok {
 		return func(name string) ([]dirent, error) {

@@ -117,9 +117,15 @@ func (e *Env) expandGlob(pat, dir string) ([]string, error) {
 		}
 		var next []string
 		for _, d := range cur {
+			if err := e.spent.probe(1); err != nil {
+				return nil, err
+			}
 			names, err := lister.ReadDir(d)
 			if err != nil {
 				continue // not a directory, or absent: nothing matches there
+			}
+			if err := e.spent.probe(len(names)); err != nil {
+				return nil, err
 			}
 			for _, n := range append(names, ".", "..") {
 				if m.match(n) {
@@ -133,7 +139,11 @@ func (e *Env) expandGlob(pat, dir string) ([]string, error) {
 	}
 	var out []string
 	for _, m := range cur {
-		if _, err := e.fs().Lstat(m); err == nil {
+		_, err := e.lstat(m)
+		if isBudget(err) {
+			return nil, err
+		}
+		if err == nil {
 			out = append(out, m)
 		}
 	}

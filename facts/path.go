@@ -46,7 +46,7 @@ func (e *Env) PathForms(value, base string) Forms {
 		abs = path.Join(base, literal)
 	}
 	f := Forms{Referenced: dedupe(literal, abs, e.relative(abs))}
-	r := resolver{fsys: e.fs(), cwd: base, fold: e.FoldCase}
+	r := resolver{fsys: e.fs(), cwd: base, fold: e.FoldCase, spent: e.spent}
 	canon, err := r.resolve(abs)
 	if err != nil {
 		f.Err = err.Error()

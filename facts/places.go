@@ -66,7 +66,7 @@ func (e *Env) strayDir(d bashfacts.Dir, dir string, known bool) string {
 	case d.Path == "":
 		return ""
 	}
-	r, err := resolver{fsys: e.fs(), cwd: dir, fold: e.FoldCase}.resolve(dir)
+	r, err := resolver{fsys: e.fs(), cwd: dir, fold: e.FoldCase, spent: e.spent}.resolve(dir)
 	if err == nil && r.dir {
 		return ""
 	}

@@ -33,6 +33,8 @@ type resolver struct {
 	// fold is set when the file system folds case: each existing
 	// component is then spelt as the directory lists it.
 	fold bool
+	// spent is the call's work budget (budget.go); nil is unbounded.
+	spent *budget
 }
 
 // resolved is where a path leads.
@@ -58,6 +60,9 @@ type resolved struct {
 // than maxLinks links, or an error other than plain non-existence (a
 // permission error) is an error: the caller fails closed.
 func (r resolver) resolve(p string) (resolved, error) {
+	if len(p) > MaxPathBytes {
+		return resolved{}, errPathTooLong
+	}
 	parts := components(p)
 	cur, isDir := "/", true
 	links := 0
@@ -99,6 +104,12 @@ func (r resolver) resolve(p string) (resolved, error) {
 			continue
 		}
 		next := path.Join(cur, c)
+		if len(next) > maxResolvedBytes {
+			return resolved{}, errPathTooLong // links made it longer and longer
+		}
+		if err := r.spent.probe(1); err != nil {
+			return resolved{}, err
+		}
 		mode, err := r.fsys.Lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -118,6 +129,9 @@ func (r resolver) resolve(p string) (resolved, error) {
 		}
 		if links++; links > maxLinks {
 			return resolved{}, errLinkLoop
+		}
+		if err := r.spent.probe(1); err != nil {
+			return resolved{}, err
 		}
 		target, err := r.fsys.Readlink(next)
 		if err != nil {

@@ -66,6 +66,9 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 	forms := make([][]string, len(units))
 	i, j := 0, 0
 	for i < len(units) || j < len(tokens) {
+		if len(checks) > MaxChecks {
+			break // Build decides the call as one over-budget check
+		}
 		if j < len(tokens) && (i == len(units) || tokens[j].Pos.Offset < units[i].Pos.Offset) {
 			checks = e.appendTokenChecks(checks, tokens[j], base)
 			j++
@@ -109,7 +112,7 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 		if !known {
 			return strayBare(t), Forms{}, true
 		}
-		if _, err := e.fs().Lstat(path.Join(dir, value)); err != nil {
+		if _, err := e.lstat(path.Join(dir, value)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return Check{Surface: "path", Value: value, Forms: [][]string{{value}}, Error: err.Error(), At: t.Pos.String()}, Forms{}, true
 			}

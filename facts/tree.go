@@ -64,6 +64,11 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 			"a cd to an unknown place came before it")}
 	}
 	f := e.PathForms(t.Value, dir)
+	if f.Err == errBudget.Error() {
+		// The folder's own check was resolved before the budget ran
+		// out: what it holds cannot be walked, so the read asks.
+		return []Check{treeFloor(t.Value, [][]string{{path.Clean(t.Value)}}, at, f.Err)}
+	}
 	if f.Err != "" || !f.Dir {
 		return nil
 	}
@@ -134,6 +139,9 @@ func (w *treeWalk) walk(root, dir string) error {
 		d := queue[0]
 		queue = queue[1:]
 		ents, err := list(path.Join(root, d.rel))
+		if isBudget(err) {
+			return err
+		}
 		if err != nil {
 			continue // unreadable or gone: the program reads nothing there either
 		}
@@ -258,11 +266,11 @@ func (e *Env) honoursGitignore(p string) bool {
 	repo := false
 	for {
 		for name := range rgIgnoreFiles {
-			if _, err := e.fs().Lstat(path.Join(p, name)); err == nil {
+			if _, err := e.lstat(path.Join(p, name)); err == nil {
 				return false
 			}
 		}
-		if _, err := e.fs().Lstat(path.Join(p, ".git")); err == nil {
+		if _, err := e.lstat(path.Join(p, ".git")); err == nil {
 			repo = true
 		}
 		if p == "/" || p == "." || p == "" {

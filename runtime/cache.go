@@ -3,32 +3,59 @@ package runtime
 import (
 	"encoding/binary"
 	"sync"
+	"unsafe"
 
 	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/facts"
 )
 
-// DefaultCacheSize is how many decisions an engine remembers by default.
+// DefaultCacheSize is how many decisions an engine remembers by default,
+// and how many decompositions of bash commands.
 const DefaultCacheSize = 4096
 
-// boundedCache is a concurrency-safe map of at most max entries; when it is
-// full the oldest entry goes first. It holds decisions by their exact input
-// (see inputKey) and bash facts by their command text.
+// DefaultCacheBytes bounds each of an engine's two caches by the size of
+// what it holds (keys and values, estimated from their strings), whatever
+// the number of entries: a cached decision's key is its whole input
+// document, so a few calls with long commands could otherwise hold far
+// more than 4096 short ones. An entry above a sixteenth of it (512 KiB)
+// is not kept at all. In regate serve one engine, and so one pair of
+// caches, serves every session.
+const DefaultCacheBytes = 8 << 20
+
+// entryOverhead is what an entry costs besides its strings: the map slot,
+// the string headers, the ring's slot.
+const entryOverhead = 96
+
+// boundedCache is a concurrency-safe map of at most max entries holding at
+// most maxBytes (as size estimates them); when either is full the oldest
+// entries go first. It holds decisions by their exact input (see inputKey)
+// and bash facts by their command text.
 type boundedCache[V any] struct {
-	mu    sync.Mutex
-	max   int
-	m     map[string]V
-	order []string
-	next  int
+	mu       sync.Mutex
+	max      int
+	maxBytes int
+	size     func(key string, v V) int
+	m        map[string]cacheEntry[V]
+	// order is a ring of the keys, oldest at head.
+	order   []string
+	head, n int
+	bytes   int
 }
 
-// newBoundedCache returns a cache of max entries, or nil (no cache) when
-// max is not positive. A nil cache finds nothing and keeps nothing.
-func newBoundedCache[V any](max int) *boundedCache[V] {
-	if max <= 0 {
+type cacheEntry[V any] struct {
+	v    V
+	size int
+}
+
+// newBoundedCache returns a cache of max entries and maxBytes, or nil (no
+// cache) when max is not positive. A nil cache finds nothing and keeps
+// nothing. Nothing is allocated ahead: an engine that decides a few calls
+// holds a few entries.
+func newBoundedCache[V any](max, maxBytes int, size func(string, V) int) *boundedCache[V] {
+	if max <= 0 || maxBytes <= 0 {
 		return nil
 	}
-	return &boundedCache[V]{max: max, m: make(map[string]V, max), order: make([]string, 0, max)}
+	return &boundedCache[V]{max: max, maxBytes: maxBytes, size: size, m: map[string]cacheEntry[V]{}}
 }
 
 func (c *boundedCache[V]) get(key string) (V, bool) {
@@ -37,13 +64,17 @@ func (c *boundedCache[V]) get(key string) (V, bool) {
 		return zero, false
 	}
 	c.mu.Lock()
-	v, ok := c.m[key]
+	e, ok := c.m[key]
 	c.mu.Unlock()
-	return v, ok
+	return e.v, ok
 }
 
 func (c *boundedCache[V]) put(key string, v V) {
 	if c == nil {
+		return
+	}
+	size := entryOverhead + len(key) + c.size(key, v)
+	if size > c.maxBytes/16 {
 		return
 	}
 	c.mu.Lock()
@@ -51,38 +82,95 @@ func (c *boundedCache[V]) put(key string, v V) {
 	if _, ok := c.m[key]; ok {
 		return
 	}
-	if len(c.order) < c.max {
-		c.order = append(c.order, key)
-	} else {
-		delete(c.m, c.order[c.next])
-		c.order[c.next] = key
-		c.next = (c.next + 1) % c.max
+	for c.n > 0 && (c.n == c.max || c.bytes+size > c.maxBytes) {
+		c.evictOldest()
 	}
-	c.m[key] = v
+	if c.n == len(c.order) { // the ring is full but below max: it grows
+		if c.head != 0 {
+			c.order = append(c.order[c.head:len(c.order):len(c.order)], c.order[:c.head]...)
+			c.head = 0
+		}
+		c.order = append(c.order, "")
+	}
+	c.order[(c.head+c.n)%len(c.order)] = key
+	c.n++
+	c.bytes += size
+	c.m[key] = cacheEntry[V]{v, size}
+}
+
+func (c *boundedCache[V]) evictOldest() {
+	k := c.order[c.head]
+	c.order[c.head] = ""
+	c.bytes -= c.m[k].size
+	delete(c.m, k)
+	c.head = (c.head + 1) % len(c.order)
+	c.n--
+}
+
+// len reports how many entries the cache holds and their estimated bytes.
+func (c *boundedCache[V]) len() (int, int) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n, c.bytes
 }
 
 // The decision cache remembers decisions by the exact input they were made
 // from. The key is the whole input document (every check with every form,
-// the tool, agent, registry flag and floor) and the session's approval
-// revision, compared byte for byte, never by hash alone: two calls share a
-// decision only when Rego would see the same input and the same data. Facts
-// are still extracted for every call, so a change on disk (a new symlink, a
-// file that now exists) changes the key. A policy change is a new Engine and
-// a new cache.
+// the tool, agent, registry flag and floor) and the stamp of the session's
+// approvals, compared byte for byte, never by hash alone: two calls share a
+// decision only when Rego would see the same input and the same data,
+// whichever session they come from. Facts are still extracted for every
+// call, so a change on disk (a new symlink, a file that now exists) changes
+// the key. A policy change is a new Engine and a new cache.
 type decisionCache = boundedCache[Decision]
 
-func newDecisionCache(max int) *decisionCache { return newBoundedCache[Decision](max) }
+func newDecisionCache(max, maxBytes int) *decisionCache {
+	return newBoundedCache(max, maxBytes, decisionSize)
+}
+
+// decisionSize estimates the bytes a cached decision holds.
+func decisionSize(_ string, d Decision) int {
+	return int(unsafe.Sizeof(d)) + len(d.Action) + len(d.Matched) + len(d.Layer) + len(d.Surface) + len(d.Value) +
+		len(d.Origin) + len(d.At) + len(d.Reason) + len(d.Pos) + len(d.Message) + len(d.Floor)
+}
 
 type extracted struct {
 	facts *bashfacts.Facts
 	err   error
 }
 
+// extractedSize estimates the bytes a cached decomposition holds: its
+// units and tokens with their own strings (shared strings such as origins
+// are counted as if they were not, which errs on the side of less held).
+func extractedSize(_ string, e extracted) int {
+	if e.facts == nil {
+		return 64
+	}
+	n := int(unsafe.Sizeof(*e.facts)) + 8*len(e.facts.FDs)
+	for i := range e.facts.Units {
+		u := &e.facts.Units[i]
+		n += int(unsafe.Sizeof(*u)) + len(u.Text) + len(u.Origin) + len(u.Program) + len(u.Runs) + len(u.Strict) +
+			len(u.Prefix) + len(u.PrefixStrict)
+		for _, s := range u.Spellings {
+			n += 16 + len(s)
+		}
+	}
+	for i := range e.facts.Tokens {
+		t := &e.facts.Tokens[i]
+		n += int(unsafe.Sizeof(*t)) + len(t.Value) + len(t.Dir.Path) + len(t.Glob) + len(t.Writes) + len(t.Unknown)
+	}
+	return n
+}
+
 // cachedExtract is bashfacts.Extract remembered by command text, in a cache
-// of max entries (nil, the plain function, when max is not positive):
-// Extract is a pure function of the text, and its result is only read.
-func cachedExtract(max int) func(string) (*bashfacts.Facts, error) {
-	c := newBoundedCache[extracted](max)
+// of max entries and maxBytes (nil, the plain function, when max is not
+// positive): Extract is a pure function of the text, and its result is
+// only read.
+func cachedExtract(max, maxBytes int) func(string) (*bashfacts.Facts, error) {
+	c := newBoundedCache(max, maxBytes, extractedSize)
 	if c == nil {
 		return nil
 	}
@@ -97,13 +185,17 @@ func cachedExtract(max int) func(string) (*bashfacts.Facts, error) {
 }
 
 // inputKey encodes everything the decision depends on besides the compiled
-// policy: the input document and the approval revision. Strings are length
-// prefixed, so no two inputs share a key. A check's members come from
-// checkMembers, the list inputValue builds the document from, so a member
-// Rego sees cannot be left out of the key (TestInputKeyCoversTheDocument).
-func inputKey(in *facts.Input, revision uint64) string {
+// policy: the input document and the session's approval stamp
+// (Session.current). Strings are length prefixed, so no two inputs share a
+// key. The working directory is not in it and need not be: Rego sees the
+// input document alone, and the document already holds every path as the
+// working directory made it (absolute and relative forms), so two calls
+// from different folders with the same document are decided alike. A
+// check's members come from checkMembers, the list inputValue builds the
+// document from, so a member Rego sees cannot be left out of the key
+// (TestInputKeyCoversTheDocument).
+func inputKey(in *facts.Input, stamp string) string {
 	b := make([]byte, 0, 256)
-	b = binary.AppendUvarint(b, revision)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -115,6 +207,7 @@ func inputKey(in *facts.Input, revision uint64) string {
 			b = append(b, 0)
 		}
 	}
+	str(stamp)
 	str(in.Tool)
 	flag(in.Unregistered)
 	str(in.Agent)

@@ -28,7 +28,7 @@ func TestInputKeyCoversTheDocument(t *testing.T) {
 		}}}
 	}
 	doc := func(in *facts.Input) string { return inputValue(in, ast.NullTerm()).String() }
-	key := func(in *facts.Input) string { return inputKey(in, 0) }
+	key := func(in *facts.Input) string { return inputKey(in, "") }
 	wantDoc, wantKey := doc(base()), key(base())
 
 	check := func(name string, in *facts.Input, mayBeInvisible bool) {

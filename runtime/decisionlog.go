@@ -40,10 +40,25 @@ func (l *DecisionLog) Close() error { return l.file.Close() }
 // error means the event is not in the log; the decision must then be
 // treated as a fault (the host blocks).
 func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string, error) {
+	return l.log(call, &d, revision, false)
+}
+
+// LogAbandoned writes the event of a call whose answer nobody received:
+// the client left, or the request's deadline passed, before the decision
+// was sent ("abandoned": true). d is the decision when one was reached,
+// nil when none was (the event then has no result).
+func (l *DecisionLog) LogAbandoned(call facts.Call, d *Decision, revision string) (string, error) {
+	return l.log(call, d, revision, true)
+}
+
+func (l *DecisionLog) log(call facts.Call, d *Decision, revision string, abandoned bool) (string, error) {
 	// The result is cleaned first: should the input spend the entry's
 	// budget, the decision is still written whole.
 	e := newEntry(l.file.maxWidth)
-	result := e.clean(d, "/result")
+	var result any
+	if d != nil {
+		result = e.clean(*d, "/result")
+	}
 	input := e.clean(map[string]any{"tool": call.Tool, "input": call.Input, "agent": call.Agent}, "/input")
 	id, err := NewDecisionID()
 	if err != nil {
@@ -59,6 +74,7 @@ func (l *DecisionLog) Log(call facts.Call, d Decision, revision string) (string,
 		Result:     result,
 		Masked:     e.masked,
 		Timestamp:  l.file.now().UTC(),
+		Abandoned:  abandoned,
 	}
 	return id, l.file.writeLine(ev)
 }
@@ -75,6 +91,8 @@ type decisionEvent struct {
 	Result     any                   `json:"result,omitempty"`
 	Masked     []string              `json:"masked,omitempty"`
 	Timestamp  time.Time             `json:"timestamp"`
+	// Abandoned is regate's own: the host never received this decision.
+	Abandoned bool `json:"abandoned,omitempty"`
 }
 
 type bundleInfo struct {

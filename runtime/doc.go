@@ -20,7 +20,10 @@
 //
 // A Session holds the user's "approve for this session" answers. Approvals
 // are compiled into matchers when they change and travel in the input, so
-// the prepared query never has to be rebuilt for them.
+// the prepared query never has to be rebuilt for them. An engine has a
+// session of its own (WithSession shares one); DecideIn decides a call in a
+// Scope, a working directory and a session of the caller's, so that one
+// engine and its caches serve any number of them (regate serve).
 //
 // # The ask path
 //

@@ -54,6 +54,9 @@ type Engine struct {
 	pure    bool
 	cache   *decisionCache
 	cacheN  int
+	// folds remembers, per working directory other than the engine's
+	// own, whether its file system folds case (a call's Scope).
+	folds *boundedCache[bool]
 
 	log *DecisionLog
 
@@ -112,8 +115,9 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	if e.session == nil {
 		e.session = NewSession(out.Home)
 	}
-	e.cache = newDecisionCache(e.cacheN)
-	e.env.Extract = cachedExtract(e.cacheN)
+	e.cache = newDecisionCache(e.cacheN, DefaultCacheBytes)
+	e.env.Extract = cachedExtract(e.cacheN, DefaultCacheBytes)
+	e.folds = newBoundedCache(maxFoldDirs, maxFoldDirs*256, func(string, bool) int { return 0 })
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
@@ -128,9 +132,15 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	return e, nil
 }
 
+// maxFoldDirs bounds how many working directories an engine remembers the
+// case folding of (Scope.Cwd); past it the oldest is probed again when it
+// comes back.
+const maxFoldDirs = 1024
+
 // foldsCase is the policy's "caseInsensitive" when it sets it, else what
 // a probe of the file system holding the working directory finds, once per
-// engine (facts.FoldsCase).
+// engine for its own directory and once per directory a call's Scope names
+// (facts.FoldsCase).
 func foldsCase(knob *bool, env facts.Env) bool {
 	if knob != nil {
 		return *knob
@@ -227,19 +237,36 @@ func (e *Engine) Facts(call facts.Call) *facts.Input {
 // decomposition and path resolution happen here, in Go, so the server
 // needs nothing but the document.
 func (e *Engine) Input(call facts.Call) (map[string]any, error) {
-	approvals, _ := e.session.current()
-	v, err := ast.JSON(inputValue(facts.Build(call, e.env), approvals))
-	if err != nil {
-		return nil, fmt.Errorf("runtime: input document: %w", err)
-	}
-	doc, _ := v.(map[string]any)
-	return doc, nil
+	return e.InputIn(call, Scope{})
 }
 
 // Decide decides one call. The decision is data; an error means regate could
 // not decide, and the host must block the call.
 func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) {
-	d, err := e.DecideFacts(ctx, facts.Build(call, e.env))
+	return e.DecideIn(ctx, call, Scope{})
+}
+
+// Scope is where one call runs: its working directory and the session
+// whose approvals apply. A field left empty is the engine's own (WithCwd,
+// WithSession). One engine, with one prepared query and one pair of
+// caches, can so decide for any number of sessions and folders, as regate
+// serve does.
+type Scope struct {
+	// Cwd is the call's working directory, an absolute path.
+	Cwd string
+	// Session holds the approvals the call is decided under.
+	Session *Session
+}
+
+// DecideIn decides one call in the given scope, as Decide does in the
+// engine's own. A Cwd that is not absolute is an error (the host blocks):
+// relative paths would resolve against nothing.
+func (e *Engine) DecideIn(ctx context.Context, call facts.Call, sc Scope) (Decision, error) {
+	env, sess, err := e.scope(sc)
+	if err != nil {
+		return Decision{}, err
+	}
+	d, err := e.decideFacts(ctx, facts.Build(call, env), sess)
 	if err == nil && e.log != nil {
 		if _, lerr := e.log.Log(call, d, e.hash); lerr != nil {
 			return d, fmt.Errorf("runtime: decision log: %w", lerr)
@@ -248,17 +275,69 @@ func (e *Engine) Decide(ctx context.Context, call facts.Call) (Decision, error) 
 	return d, err
 }
 
+// InputIn is Input for a call in the given scope: the document DecideIn
+// would decide on, with the scope's session approvals.
+func (e *Engine) InputIn(call facts.Call, sc Scope) (map[string]any, error) {
+	env, sess, err := e.scope(sc)
+	if err != nil {
+		return nil, err
+	}
+	approvals, _ := sess.current()
+	v, err := ast.JSON(inputValue(facts.Build(call, env), approvals))
+	if err != nil {
+		return nil, fmt.Errorf("runtime: input document: %w", err)
+	}
+	doc, _ := v.(map[string]any)
+	return doc, nil
+}
+
+// scope is the environment and session of a call in sc: the engine's own
+// where sc leaves them out.
+func (e *Engine) scope(sc Scope) (facts.Env, *Session, error) {
+	env, sess := e.env, e.session
+	if sc.Session != nil {
+		sess = sc.Session
+	}
+	if sc.Cwd != "" {
+		if !path.IsAbs(sc.Cwd) {
+			return env, nil, fmt.Errorf("runtime: the working directory %.64q is not absolute", sc.Cwd)
+		}
+		if cwd := path.Clean(sc.Cwd); cwd != env.Cwd {
+			env.Cwd = cwd
+			env.FoldCase = e.foldsCaseAt(env)
+		}
+	}
+	return env, sess, nil
+}
+
+// foldsCaseAt is foldsCase for env's working directory, remembered.
+func (e *Engine) foldsCaseAt(env facts.Env) bool {
+	if knob := e.out.Knobs.CaseInsensitive; knob != nil {
+		return *knob
+	}
+	if v, ok := e.folds.get(env.Cwd); ok {
+		return v
+	}
+	v := foldsCase(nil, env)
+	e.folds.put(env.Cwd, v)
+	return v
+}
+
 // DecideFacts decides a call whose facts the host built itself (with
-// Engine.Facts or facts.Build).
+// Engine.Facts or facts.Build), under the engine's session.
 func (e *Engine) DecideFacts(ctx context.Context, in *facts.Input) (Decision, error) {
+	return e.decideFacts(ctx, in, e.session)
+}
+
+func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		// A cancelled call is not decided: the host blocks it.
 		return Decision{}, fmt.Errorf("runtime: %w", err)
 	}
-	approvals, revision := e.session.current()
+	approvals, stamp := sess.current()
 	var key string
 	if e.cache != nil {
-		key = inputKey(in, revision)
+		key = inputKey(in, stamp)
 		if d, ok := e.cache.get(key); ok {
 			return d, nil
 		}

@@ -1,6 +1,9 @@
 package runtime
 
 import (
+	"crypto/rand"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -8,24 +11,42 @@ import (
 	"github.com/regate/regate/compiler"
 )
 
+// ErrTooManyApprovals is returned by Approve on a session that already
+// holds its limit of approvals (NewSessionWithLimit): the call it was for
+// keeps asking, which is the safe side.
+var ErrTooManyApprovals = errors.New("runtime: the session holds too many approvals")
+
 // Session keeps what the user approved for the rest of the session. It is
 // safe for concurrent use; an approval applies to every later decision.
 type Session struct {
 	home      string
+	max       int // the most approvals the session keeps; 0: no limit
 	mu        sync.RWMutex
 	approvals []compiler.Approval
 	// doc is the input document's "session" member, {"approvals": …},
-	// built once per revision and shared by every decision.
+	// built once per change and shared by every decision.
 	doc *ast.Term
-	// revision counts changes, so that a decision cached before an approval
-	// is never served after it.
-	revision uint64
+	// stamp names the session's approvals as they are now, in the
+	// decision cache's key: "" while there are none (every such session
+	// decides alike, so they share cached decisions), else 16 random
+	// bytes drawn at each change. One engine's cache serves many sessions
+	// (regate serve), so a decision cached under one session's approvals
+	// is never served to another, nor to this one after a change.
+	stamp string
 }
 
 // NewSession returns an empty session whose approval patterns expand ~
 // against home.
 func NewSession(home string) *Session {
 	return &Session{home: home, doc: sessionDoc(ast.NewObject())}
+}
+
+// NewSessionWithLimit is NewSession keeping at most max approvals: a
+// server holding many sessions bounds what each can grow to.
+func NewSessionWithLimit(home string, max int) *Session {
+	s := NewSession(home)
+	s.max = max
+	return s
 }
 
 func sessionDoc(approvals ast.Value) *ast.Term {
@@ -36,6 +57,9 @@ func sessionDoc(approvals ast.Value) *ast.Term {
 func (s *Session) Approve(a ...compiler.Approval) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.max > 0 && len(s.approvals)+len(a) > s.max {
+		return fmt.Errorf("%w (%d, the limit)", ErrTooManyApprovals, s.max)
+	}
 	next := append(append([]compiler.Approval(nil), s.approvals...), a...)
 	m, err := compiler.CompileApprovals(next, s.home)
 	if err != nil {
@@ -46,8 +70,17 @@ func (s *Session) Approve(a ...compiler.Approval) error {
 		return err
 	}
 	s.approvals, s.doc = next, sessionDoc(v)
-	s.revision++
+	s.stamp = newStamp()
 	return nil
+}
+
+// newStamp is 16 random bytes: two stamps never meet in practice (a
+// collision is a 2^-128 chance per pair), and no counter is shared
+// between sessions.
+func newStamp() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return string(b[:])
 }
 
 // Approvals returns a copy of the session's approvals.
@@ -57,9 +90,16 @@ func (s *Session) Approvals() []compiler.Approval {
 	return append([]compiler.Approval(nil), s.approvals...)
 }
 
-// current returns the session document and its revision, read together.
-func (s *Session) current() (*ast.Term, uint64) {
+// Len reports how many approvals the session holds.
+func (s *Session) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.doc, s.revision
+	return len(s.approvals)
+}
+
+// current returns the session document and its stamp, read together.
+func (s *Session) current() (*ast.Term, string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.doc, s.stamp
 }

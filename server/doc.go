@@ -18,4 +18,10 @@
 // throttling an address that keeps sending wrong ones (throttle.go). An
 // approval must be the exact value of an ask the session was recently
 // shown; a pattern with a wildcard needs Config.AllowWide (approve.go).
+//
+// One engine per policy decides for every session and folder; sessions
+// live in a bounded LRU (sessions.go), a call past the runtime's work
+// budget asks, decisions in flight are bounded by the size of their
+// requests (budget.go), and a call whose client left is logged as
+// abandoned.
 package server

@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+
+	"github.com/regate/regate/runtime"
 )
 
 // InputPath is the route that answers the input document of a call, the
@@ -16,7 +18,7 @@ const InputPath = "/v1/data/regate/input"
 // call's working directory, and the document's "session" member carries
 // the approvals this server holds for the call's session, so that a stock
 // OPA server given the document decides as POST /v1/data/regate/decision
-// does. It holds the session and engine a decision of that call would.
+// does. It holds the session a decision of that call would.
 func (s *Server) input(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Input *call `json:"input"`
@@ -25,15 +27,19 @@ func (s *Server) input(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
 		return
 	}
-	p := s.current.Load()
-	// The engine of the call's session and working directory: the same
-	// approvals and the same resolution as its decision.
-	eng, err := s.engine(r.Context(), p, req.Input.Session, req.Input.Cwd)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+	in := req.Input
+	if msg := checkScope(in.Session, in.Cwd); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", msg)
 		return
 	}
-	doc, err := eng.Input(req.Input.Call)
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd = s.cfg.Cwd
+	}
+	// The call's session and working directory: the same approvals and the
+	// same resolution as its decision.
+	p := s.current.Load()
+	doc, err := p.engine.InputIn(in.Call, runtime.Scope{Cwd: cwd, Session: s.session(in.Session, p.out.Home)})
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
 		return

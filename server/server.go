@@ -8,9 +8,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -49,25 +50,32 @@ type Config struct {
 // Server answers decisions with the current policy.
 type Server struct {
 	cfg     Config
-	pool    *runtime.Pool
 	current atomic.Pointer[policy]
 	loadErr atomic.Pointer[string] // the last broken edit kept out, or nil
 
-	mu       sync.Mutex
-	sessions map[string]*runtime.Session
+	sessions *sessions
+	inFlight *semaphore.Weighted // room for decisions being made (budget.go)
 
 	asks  askMemory  // the recent asks of each session, which approvals must match
 	watch watchState // what the watcher last found wrong with a rule file
 }
 
-// policy is one generation of the compiled policy and its engines.
+// policy is one generation of the compiled policy and its one engine,
+// which decides for every session and folder (runtime.Scope): what the
+// server holds grows with the policy, not with its callers.
 type policy struct {
-	out     *compiler.Output
-	mu      sync.Mutex
-	engines map[engineKey]*runtime.Engine
+	out    *compiler.Output
+	engine *runtime.Engine
 }
 
-type engineKey struct{ session, cwd string }
+// newPolicy prepares the engine of a compiled policy.
+func (s *Server) newPolicy(out *compiler.Output) (*policy, error) {
+	eng, err := runtime.New(context.Background(), out, runtime.WithCwd(s.cfg.Cwd))
+	if err != nil {
+		return nil, err
+	}
+	return &policy{out: out, engine: eng}, nil
+}
 
 // New compiles the policy; an error here means there is no policy to serve.
 func New(cfg Config) (*Server, error) {
@@ -84,8 +92,12 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, pool: runtime.NewPool(), sessions: map[string]*runtime.Session{}}
-	s.current.Store(&policy{out: out, engines: map[engineKey]*runtime.Engine{}})
+	s := &Server{cfg: cfg, sessions: newSessions(MaxSessions, MaxApprovalsHeld), inFlight: semaphore.NewWeighted(MaxInFlightBytes)}
+	p, err := s.newPolicy(out)
+	if err != nil {
+		return nil, err
+	}
+	s.current.Store(p)
 	return s, nil
 }
 
@@ -110,17 +122,42 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Input *call `json:"input"`
 	}
+	body := &countingBody{ReadCloser: r.Body}
+	r.Body = body
 	if err := decodeBody(r, &req); err != nil || req.Input == nil || req.Input.Tool == "" {
 		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
 		return
 	}
-	p := s.current.Load()
-	eng, err := s.engine(r.Context(), p, req.Input.Session, req.Input.Cwd)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal_error", err.Error())
+	in := req.Input
+	if msg := checkScope(in.Session, in.Cwd); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_parameter", msg)
 		return
 	}
-	d, err := eng.Decide(r.Context(), req.Input.Call)
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd = s.cfg.Cwd
+	}
+	ctx := r.Context()
+	p := s.current.Load()
+	release, err := s.admit(ctx, body.n)
+	if err != nil {
+		s.abandoned(in.Call, nil, p.out.Hash)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", err.Error()+" (block the call)")
+		return
+	}
+	defer release()
+	d, err := p.engine.DecideIn(ctx, in.Call, runtime.Scope{Cwd: cwd, Session: s.session(in.Session, p.out.Home)})
+	if ctx.Err() != nil {
+		// The client left, or the deadline passed: nobody receives this
+		// decision, so the log must not show it as answered.
+		var reached *runtime.Decision
+		if err == nil {
+			reached = &d
+		}
+		s.abandoned(in.Call, reached, p.out.Hash)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the decision was not made within the request's time (block the call)")
+		return
+	}
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "internal_error", err.Error()+" (block the call)")
 		return
@@ -128,7 +165,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	s.asks.remember(req.Input.Session, d)
 	id := ""
 	if s.cfg.Log != nil {
-		if id, err = s.cfg.Log.Log(req.Input.Call, d, p.out.Hash); err != nil {
+		if id, err = s.cfg.Log.Log(in.Call, d, p.out.Hash); err != nil {
 			writeError(w, http.StatusInternalServerError, "internal_error", "decision log: "+err.Error())
 			return
 		}
@@ -139,36 +176,18 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"result": d, "decision_id": id})
 }
 
-// engine returns the engine of a session and working directory for this
-// generation of the policy, sharing its prepared query and the session's
-// approvals.
-func (s *Server) engine(ctx context.Context, p *policy, session, cwd string) (*runtime.Engine, error) {
-	if cwd == "" {
-		cwd = s.cfg.Cwd
+// abandoned logs a call whose client got no answer; a failure to log it
+// changes nothing for a client that is gone.
+func (s *Server) abandoned(c facts.Call, d *runtime.Decision, revision string) {
+	if s.cfg.Log != nil {
+		_, _ = s.cfg.Log.LogAbandoned(c, d, revision)
 	}
-	key := engineKey{session, cwd}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if e, ok := p.engines[key]; ok {
-		return e, nil
-	}
-	e, err := runtime.New(ctx, p.out, runtime.WithPool(s.pool), runtime.WithCwd(cwd), runtime.WithSession(s.session(session, p.out.Home)))
-	if err != nil {
-		return nil, err
-	}
-	p.engines[key] = e
-	return e, nil
 }
 
+// session returns the session of an id, creating it when the server holds
+// none (sessions.go).
 func (s *Server) session(id, home string) *runtime.Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, ok := s.sessions[id]
-	if !ok {
-		sess = runtime.NewSession(home)
-		s.sessions[id] = sess
-	}
-	return sess
+	return s.sessions.get(id, home)
 }
 
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
@@ -198,11 +217,19 @@ func (s *Server) Reload() {
 		s.loadErr.Store(&msg)
 		return
 	}
-	s.loadErr.Store(nil)
 	if out.Hash == old.out.Hash {
+		s.loadErr.Store(nil)
 		return
 	}
-	s.current.Store(&policy{out: out, engines: map[engineKey]*runtime.Engine{}})
+	p, err := s.newPolicy(out)
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+		s.cfg.Report("regate serve: the policy edit is not used, the last good policy stays in force: %s", msg)
+		s.loadErr.Store(&msg)
+		return
+	}
+	s.loadErr.Store(nil)
+	s.current.Store(p)
 	s.cfg.Report("regate serve: policy %s in force", out.Hash[:12])
 }
 

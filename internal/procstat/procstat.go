@@ -1,5 +1,5 @@
 // Package procstat reads what a benchmark reports about a server process
-// it started: its peak resident memory, from Linux's /proc.
+// it started: its resident memory, now and at its peak, from Linux's /proc.
 package procstat
 
 import (
@@ -12,7 +12,14 @@ import (
 
 // PeakRSS returns the peak resident set size of process pid in bytes
 // (VmHWM in /proc/PID/status).
-func PeakRSS(pid int) (int64, error) {
+func PeakRSS(pid int) (int64, error) { return status(pid, "VmHWM:") }
+
+// RSS returns the resident set size of process pid in bytes (VmRSS in
+// /proc/PID/status).
+func RSS(pid int) (int64, error) { return status(pid, "VmRSS:") }
+
+// status reads one "NAME: N kB" line of /proc/PID/status, in bytes.
+func status(pid int, name string) (int64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
@@ -20,10 +27,10 @@ func PeakRSS(pid int) (int64, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), name); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("procstat: VmHWM %q: %w", rest, err)
+				return 0, fmt.Errorf("procstat: %s %q: %w", name, rest, err)
 			}
 			return kb * 1024, nil
 		}
@@ -31,5 +38,5 @@ func PeakRSS(pid int) (int64, error) {
 	if err := sc.Err(); err != nil {
 		return 0, err
 	}
-	return 0, fmt.Errorf("procstat: no VmHWM for process %d", pid)
+	return 0, fmt.Errorf("procstat: no %s for process %d", strings.TrimSuffix(name, ":"), pid)
 }
