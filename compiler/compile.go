@@ -168,6 +168,9 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 			pol = decodePolicy(n, &d)
 		}
 	}
+	// An example's errors are reported (check, test and bundle exit 2 on
+	// them) but leave the rules in force: an example decides no call.
+	out.Diagnostics = append(out.Diagnostics, pol.exampleDiags...)
 	if fatal := d.list.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
 		data["floors"] = faultFloor("<invalid-policy>", fatal)

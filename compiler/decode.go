@@ -195,7 +195,9 @@ func decodePolicy(n *node, d *diags) Policy {
 		case "toolInputPreviewMaxLength", "toolTextSummaryMaxLength":
 			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored; use promptMaxRows and promptFieldMaxWidth", m.key)
 		case "examples":
-			p.Examples = decodeExamples(v, d)
+			var ed diags
+			p.Examples = decodeExamples(v, &ed)
+			p.exampleDiags = append(p.exampleDiags, ed.list...)
 		case "annotators":
 			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored: the annotator mechanism was removed; remove it", m.key)
 		default:

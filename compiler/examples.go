@@ -4,6 +4,13 @@ package compiler
 // the policy file ("examples": [...]) so that a policy ships with its own
 // proof. `regate test` turns each into a generated test_ rule and
 // `regate check` decides each; a wrong example fails both.
+//
+// An example decides no call, so an error in one (a mistyped "expect", a
+// call that is not an object) is reported, positioned, and the example is
+// left out, but the policy's rules stay in force: failing the whole file
+// closed would drop its denies to asks over a typo in its tests. The
+// commands that vouch for a policy (check, test, bundle, export) still
+// exit 2 on such an error.
 type Example struct {
 	Pos Pos `json:"pos"`
 	// Tool, Input, Agent and Registered are the call, as hosts give it.
@@ -29,16 +36,17 @@ func decodeExamples(n *node, d *diags) []Example {
 			continue
 		}
 		ex := Example{Pos: e.pos}
-		ok := true
+		mark := len(d.list)
 		for _, m := range e.members {
 			switch m.key {
 			case "call":
-				ok = decodeExampleCall(m.val, &ex, d) && ok
+				decodeExampleCall(m.val, &ex, d)
 			case "expect":
-				decodeString(m.val, "expect", &ex.Expect, d)
-				if _, valid := ParseAction(ex.Expect); !valid {
-					d.errorf(m.val.pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
-					ok = false
+				if expectKind(m.val, kindString, "expect", d) {
+					ex.Expect = m.val.str
+					if _, valid := ParseAction(ex.Expect); !valid {
+						d.errorf(m.val.pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
+					}
 				}
 			case "matched":
 				decodeString(m.val, "matched", &ex.Matched, d)
@@ -49,18 +57,19 @@ func decodeExamples(n *node, d *diags) []Example {
 		}
 		if ex.Tool == "" || ex.Expect == "" {
 			d.errorf(e.pos, CodeMissingField, "an example needs a call with a tool and an expect")
-			ok = false
 		}
-		if ok {
+		// An example with any error is left out: run as read, it would
+		// prove something other than what was written.
+		if len(d.list[mark:].Fatal()) == 0 {
 			out = append(out, ex)
 		}
 	}
 	return out
 }
 
-func decodeExampleCall(n *node, ex *Example, d *diags) bool {
+func decodeExampleCall(n *node, ex *Example, d *diags) {
 	if !expectKind(n, kindObject, "call", d) {
-		return false
+		return
 	}
 	for _, m := range n.members {
 		switch m.key {
@@ -78,7 +87,6 @@ func decodeExampleCall(n *node, ex *Example, d *diags) bool {
 			d.unknownKey(m, exampleCallKeys, "an example's call")
 		}
 	}
-	return true
 }
 
 // plain is n as plain Go values (map[string]any, []any, string, float64,

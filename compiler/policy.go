@@ -145,6 +145,9 @@ type Policy struct {
 	Permission Permission
 	Knobs      Knobs
 	Examples   []Example
+	// exampleDiags are the problems of the examples: reported with the
+	// file's, but never a reason to fail the file closed (examples.go).
+	exampleDiags Errors
 }
 
 // Agent is the permission part of one agent's frontmatter.

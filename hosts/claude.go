@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
@@ -15,7 +16,8 @@ import (
 // deny in hookSpecificOutput.decision.behavior and stays silent for ask, so
 // the host's own dialog shows. A fault in PreToolUse exits 2, which blocks
 // the call; Claude Code ignores exit 2 for PermissionRequest, so there a
-// fault is a deny decision on stdout.
+// fault is a deny decision on stdout. Any other event (PostToolUse, Stop, …)
+// gates no call and gets no answer (ErrOtherEvent).
 type claude struct{}
 
 type claudeInput struct {
@@ -52,12 +54,16 @@ var claudeTools = map[string]toolSpec{
 
 // decodeClaudeShape reads the hook input Claude Code, Codex and Gemini CLI
 // share; the request carries the event even when the rest does not parse.
-func decodeClaudeShape(raw []byte) (claudeInput, Request, error) {
+// An event other than gates (and than none) is ErrOtherEvent.
+func decodeClaudeShape(raw []byte, gates ...string) (claudeInput, Request, error) {
 	var in claudeInput
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return in, Request{Event: sniffEvent(raw)}, fmt.Errorf("the hook input is not JSON: %w", err)
 	}
 	req := Request{Event: in.Event, Cwd: in.Cwd, SessionID: in.SessionID}
+	if in.Event != "" && !slices.Contains(gates, in.Event) {
+		return in, req, otherEvent(in.Event)
+	}
 	if in.ToolName == "" {
 		return in, req, errors.New("the hook input names no tool_name")
 	}
@@ -65,7 +71,7 @@ func decodeClaudeShape(raw []byte) (claudeInput, Request, error) {
 }
 
 func (claude) Decode(raw []byte) (Request, error) {
-	in, req, err := decodeClaudeShape(raw)
+	in, req, err := decodeClaudeShape(raw, "PreToolUse", "PermissionRequest")
 	if err != nil {
 		return req, err
 	}

@@ -36,7 +36,7 @@ var codexTools = map[string]toolSpec{
 }
 
 func (codex) Decode(raw []byte) (Request, error) {
-	in, req, err := decodeClaudeShape(raw) // Codex's hook input has Claude Code's field names
+	in, req, err := decodeClaudeShape(raw, "PreToolUse", "PermissionRequest") // Codex's hook input has Claude Code's field names
 	if err != nil {
 		return req, err
 	}

@@ -30,8 +30,11 @@ type copilotInput struct {
 	claudeInput
 	ToolNameCamel string          `json:"toolName"`
 	ToolArgs      json.RawMessage `json:"toolArgs"`
-	SessionCamel  string          `json:"sessionId"`
-	AgentCamel    string          `json:"agentType"`
+	// ToolResult is set only after the tool ran (postToolUse, whose
+	// camelCase input names no event).
+	ToolResult   json.RawMessage `json:"toolResult"`
+	SessionCamel string          `json:"sessionId"`
+	AgentCamel   string          `json:"agentType"`
 }
 
 // copilotTools maps Copilot CLI's built-in tools to regate's. Tools not
@@ -57,6 +60,12 @@ func (c copilot) Decode(raw []byte) (Request, error) {
 		return Request{Event: copilotEvent(sniffEvent(raw))}, fmt.Errorf("the hook input is not JSON: %w", err)
 	}
 	req := Request{Event: copilotEvent(in.Event), Cwd: in.Cwd, SessionID: first(in.SessionID, in.SessionCamel)}
+	switch {
+	case in.Event != "" && in.Event != "PreToolUse" && in.Event != "preToolUse":
+		return req, otherEvent(in.Event)
+	case len(in.ToolResult) > 0:
+		return req, otherEvent("postToolUse")
+	}
 	name, input := in.ToolName, in.ToolInput
 	if name == "" {
 		name = in.ToolNameCamel

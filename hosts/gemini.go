@@ -71,7 +71,7 @@ type geminiInput struct {
 }
 
 func (gemini) Decode(raw []byte) (Request, error) {
-	in, req, err := decodeClaudeShape(raw)
+	in, req, err := decodeClaudeShape(raw, "BeforeTool")
 	if err != nil {
 		return req, err
 	}

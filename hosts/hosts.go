@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -34,12 +35,35 @@ type Answer struct {
 
 // A Codec reads one host's hook input and writes its answers.
 type Codec interface {
-	// Decode reads the host's hook JSON.
+	// Decode reads the host's hook JSON. For an event that gates no tool
+	// call it returns ErrOtherEvent, to be answered with Pass.
 	Decode(raw []byte) (Request, error)
 	// Encode answers a decision.
 	Encode(req Request, d runtime.Decision) Answer
 	// Fail answers a fault: the call is blocked, with reason.
 	Fail(req Request, reason string) Answer
+}
+
+// ErrOtherEvent is Decode's error for a hook event that gates no tool
+// call: one that fires after the tool ran (Claude Code's and Codex's
+// PostToolUse, Gemini CLI's AfterTool, Copilot CLI's postToolUse, OpenCode's
+// tool.execute.after) or about no tool at all (Stop, UserPromptSubmit,
+// SessionStart, …), reaching regate's hook when it is registered for more
+// events than it decides. Blocking such an event would not undo a call
+// and could stop the session (an exit 2 on Stop keeps the agent going), and
+// answering in PreToolUse's shape is a malformed answer: the hook answers
+// nothing (Pass), and every host carries on as it would without the hook.
+var ErrOtherEvent = errors.New("regate decides tool calls before they run; this event gates none")
+
+func otherEvent(event string) error {
+	return fmt.Errorf("hook event %q: %w", event, ErrOtherEvent)
+}
+
+// Pass is the answer to ErrOtherEvent: nothing on stdout and exit 0, the
+// answer of a hook with no opinion in every host; stderr says why, for
+// the host's debug log.
+func Pass(err error) Answer {
+	return Answer{Stderr: "[regate] " + err.Error() + ": no answer\n"}
 }
 
 // Options are the choices a host leaves to the user.

@@ -57,6 +57,9 @@ func (opencode) Decode(raw []byte) (Request, error) {
 		return Request{Event: "tool.execute.before"}, fmt.Errorf("the hook input is not JSON: %w", err)
 	}
 	req := Request{Event: "tool.execute.before", Cwd: in.Cwd, SessionID: in.SessionID}
+	if in.Event != "" && in.Event != "tool.execute.before" {
+		return req, otherEvent(in.Event)
+	}
 	if in.Tool == "" {
 		return req, errors.New("the hook input names no tool")
 	}

@@ -23,7 +23,7 @@ func message(d Decision, tool, agent string) string {
 	reason := strings.TrimRight(d.Reason, ".")
 	// One buffer sized for the whole text: a message costs one allocation.
 	var b strings.Builder
-	b.Grow(96 + len(agent) + len(tool) + len(d.Value) + len(d.Origin) + len(d.Matched) + len(reason))
+	b.Grow(128 + len(agent) + len(tool) + len(d.Value) + len(d.Origin) + len(d.Matched) + len(reason))
 	b.WriteString("[regate] ")
 	if agent != "" {
 		b.WriteString("agent '")
@@ -43,7 +43,13 @@ func message(d Decision, tool, agent string) string {
 	if d.Matched != "" {
 		b.WriteString(" (matched '")
 		b.WriteString(d.Matched)
-		b.WriteString("')")
+		if d.Layer == "session" {
+			// The agent, and the person reading its transcript, learn that
+			// a person's approval let this through, not the policy.
+			b.WriteString("', approved for this session)")
+		} else {
+			b.WriteString("')")
+		}
 	} else {
 		b.WriteString(" (no rule matched; the built-in fallback asks)")
 	}

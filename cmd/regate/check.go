@@ -125,22 +125,38 @@ func checkPermissionRules(ctx context.Context, rules *ruleFlags, stdout io.Write
 		return 0, 0, err
 	}
 	errs, warns = count(out.Diagnostics)
-	if len(out.Examples) > 0 && errs == 0 {
-		eng, err := engine(ctx, out, "/", nil)
+	if errs == 0 {
+		failed, err := failedExamples(ctx, out, stdout)
 		if err != nil {
 			return 0, 0, err
 		}
-		results, err := eng.CheckExamples(ctx)
-		if err != nil {
-			return 0, 0, withCode(exitFault, err)
-		}
-		for _, r := range results {
-			if !r.Passed {
-				errs++
-				fmt.Fprintf(stdout, "%s: error: the example expects %s%s; the policy decides %s (matched %q at %s) [%s]\n",
-					r.Example.Pos, r.Example.Expect, matchedNote(r.Example.Matched), r.Decision.Action, r.Decision.Matched, r.Decision.Pos, codeExampleFailed)
-			}
-		}
+		errs += failed
 	}
 	return errs, warns, nil
+}
+
+// failedExamples decides the policy's inline examples and prints each one
+// the policy does not satisfy, positioned at the example; it returns how
+// many failed.
+func failedExamples(ctx context.Context, out *compiler.Output, w io.Writer) (int, error) {
+	if len(out.Examples) == 0 {
+		return 0, nil
+	}
+	eng, err := engine(ctx, out, "/", nil)
+	if err != nil {
+		return 0, err
+	}
+	results, err := eng.CheckExamples(ctx)
+	if err != nil {
+		return 0, withCode(exitFault, err)
+	}
+	failed := 0
+	for _, r := range results {
+		if !r.Passed {
+			failed++
+			fmt.Fprintf(w, "%s: error: the example expects %s%s; the policy decides %s (matched %q at %s) [%s]\n",
+				r.Example.Pos, r.Example.Expect, matchedNote(r.Example.Matched), r.Decision.Action, r.Decision.Matched, r.Decision.Pos, codeExampleFailed)
+		}
+	}
+	return failed, nil
 }

@@ -28,7 +28,8 @@ func newCompileCmd(a *app) *cobra.Command {
 		Long: `compile compiles the rule files and writes every generated module (regate/gen/*.rego), the
 compiled rules as data (regate/rules/*/data.json) and the static library (regate/lib/…) under
 --out, so that the folder is a complete policy for opa eval, opa test, opa check or a bundle.
-Diagnostics go to standard error.`,
+Diagnostics go to standard error. A rule file with an error is still written, as regate runs it
+(failing closed where the error is), and the exit code is 2.`,
 		Example: `  regate compile --policy policy.jsonc --out build/
   opa eval -d build/ -i input.json 'data.regate.lib.permission.decision'`,
 		Args: cobra.NoArgs,
@@ -80,8 +81,5 @@ func runCompile(_ context.Context, p *compileParams, stdout, stderr io.Writer) e
 		}
 		fmt.Fprintln(stdout, dst)
 	}
-	if len(out.Diagnostics.Fatal()) > 0 {
-		return withCode(exitBadRules, errors.New("rule files have errors; the written policy fails closed where they are"))
-	}
-	return nil
+	return refuseBrokenRules(out, "the folder is written as regate would run it, but is not one to ship")
 }

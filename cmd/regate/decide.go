@@ -52,14 +52,8 @@ none was denied; 2 a rule file cannot be read; 4 bad flags or call; 5 regate cou
   regate decide --policy policy.jsonc --call '{"tool":"read","input":{"path":".env"}}'`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
-			n := 0
-			for _, set := range []bool{p.tool != "", p.call != "", p.calls != ""} {
-				if set {
-					n++
-				}
-			}
-			if n != 1 {
-				return withCode(exitUsage, errors.New("give exactly one of --tool, --call or --calls"))
+			if err := p.oneCallSource(); err != nil {
+				return err
 			}
 			if p.format != "table" && p.format != "json" {
 				return withCode(exitUsage, fmt.Errorf("--format is %q; use table or json", p.format))
@@ -158,13 +152,28 @@ func (p *decideParams) exitFor(results []decided) error {
 	return nil
 }
 
+// oneCallSource checks that exactly one of --tool, --call and --calls
+// names the calls.
+func (p *decideParams) oneCallSource() error {
+	n := 0
+	for _, set := range []bool{p.tool != "", p.call != "", p.calls != ""} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return withCode(exitUsage, errors.New("give exactly one of --tool, --call or --calls (- for standard input)"))
+	}
+	return nil
+}
+
 func (p *decideParams) readCalls(stdin io.Reader) ([]facts.Call, error) {
 	var calls []facts.Call
 	switch {
 	case p.tool != "":
 		var in map[string]any
 		if err := json.Unmarshal([]byte(p.input), &in); err != nil {
-			return nil, withCode(exitUsage, fmt.Errorf("--input: %w", err))
+			return nil, withCode(exitUsage, fmt.Errorf("--input: %w", jsonProblem(err)))
 		}
 		calls = []facts.Call{{Tool: p.tool, Input: in}}
 	case p.call != "":
@@ -221,7 +230,7 @@ func parseCall(b []byte) (facts.Call, error) {
 	var c facts.Call
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&c); err != nil {
-		return c, err
+		return c, jsonProblem(err)
 	}
 	if c.Tool == "" {
 		return c, errors.New(`a call needs "tool"`)
@@ -241,7 +250,7 @@ func printDecisions(w io.Writer, format string, results []decided) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CALL\tDECISION\tMATCHED\tLAYER\tRULE AT\tDECIDED ON")
+	fmt.Fprintln(tw, "CALL\tDECISION\tMATCHED\tLAYER\tRULE AT\tDECIDED ON\tREASON")
 	for _, r := range results {
 		d := r.Decision
 		action := d.Action
@@ -252,7 +261,7 @@ func printDecisions(w io.Writer, format string, results []decided) error {
 		if matched == "" {
 			matched = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", truncate(callSummary(r.Call), 48), action, matched, d.Layer, d.Pos, decidedOn(d))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", truncate(callSummary(r.Call), 48), action, matched, d.Layer, d.Pos, decidedOn(d), reasonCell(d))
 	}
 	return tw.Flush()
 }
@@ -269,6 +278,20 @@ func decidedOn(d runtime.Decision) string {
 		s += " @" + d.At
 	}
 	return s
+}
+
+// reasonCell is the decision's reason for the table: the rule's own
+// reason, else the floor that raised an allow to ask, else "-". A reason is
+// one line of at most 60 characters here; --format json has it whole.
+func reasonCell(d runtime.Decision) string {
+	r := d.Reason
+	if r == "" && d.Floor != "" {
+		r = "floor: " + d.Floor
+	}
+	if r == "" {
+		return "-"
+	}
+	return truncate(oneLine(r), 60)
 }
 
 // callSummary names a call by its tool and the argument that identifies it.

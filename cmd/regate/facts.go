@@ -39,8 +39,8 @@ a host that asks a stock OPA server running regate's bundle (regate bundle) send
 
 The document's "session" member carries the session's approvals, as the embedded runtime uses
 them: --approve SURFACE=PATTERN adds one (as for decide), and --session ID reads those that
-regate approve recorded for the hook session ID in the state folder (the rule files are then
-compiled through the state folder, as the hook does, so the approvals of the same policy apply).
+regate approve recorded for the hook session ID in the state folder under the policy the flags
+name (the rule files are then compiled through the state folder, as the hook does).
 Without either, the session has no approvals.
 
 --envelope prints {"input": <document>}, ready to post. Calls are given as for decide.`,
@@ -50,6 +50,10 @@ Without either, the session has no approvals.
   regate facts --session 3f2a… --tool bash --input '{"command":"make deploy"}'`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			dp := decideParams{tool: p.tool, call: p.call, calls: p.calls}
+			if err := dp.oneCallSource(); err != nil {
+				return err
+			}
 			if p.session != "" && p.state.off {
 				return withCode(exitUsage, errors.New("--session reads the approvals in the state folder, which --no-state turns off"))
 			}
@@ -82,7 +86,13 @@ Without either, the session has no approvals.
 			if err != nil {
 				return err
 			}
-			useRecordedApprovals(eng, state, out.Hash, p.session, a.stderr)
+			if state != nil {
+				policy, err := p.rules.policyID()
+				if err != nil {
+					return err
+				}
+				useRecordedApprovals(eng, state, policy, p.session, a.stderr)
+			}
 			if err := approveFlags(eng, p.approvals); err != nil {
 				return err
 			}

@@ -40,7 +40,7 @@ func TestFactsCarriesApprovals(t *testing.T) {
 	state := filepath.Join(dir, "state")
 	rules := []string{"--policy", policy, "--home", "/home/u"}
 	runRegate(t, append([]string{"approve", "--state-dir", state, "--session", "s1", "bash", "make deploy"}, rules...)...)
-	runRegate(t, append([]string{"approve", "--state-dir", state, "--session", "s1", "read", "/r/config/*"}, rules...)...)
+	runRegate(t, append([]string{"approve", "--state-dir", state, "--session", "s1", "--wide", "read", "/r/config/*"}, rules...)...)
 
 	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: policy, Data: []byte(src)}}, compiler.WithHome("/home/u"))
 	if err != nil {

@@ -43,13 +43,18 @@ default policy) and writes the host's answer:
             cannot ask); read_many_files is decided path by path
   opencode  tool.execute.before (regate's plugin): decision allow, ask or deny
 
+An event that gates no tool call (PostToolUse, AfterTool, postToolUse, Stop, …: a hook registered
+for more events than these) is answered with nothing and exit 0, as a hook with no opinion.
 Each host's tools, input keys and answers are tabled in docs/hosts.md. MCP tools
 (mcp__SERVER__TOOL, Gemini's mcp_context) are decided as mcp calls. The compiled policy is kept
 in the state folder, keyed by the hash of the rule files, so the next call does not compile
-again; the session's approvals (regate approve) are read from there too. Every fault (bad JSON,
-an unreadable policy, an internal error, a panic) is an explicit block in the host's shape (exit
-2, or a deny on stdout where the host reads one: Claude Code's PermissionRequest, Gemini CLI,
-Copilot CLI) with a one-line reason, never a crash the host would take for "run it".`,
+again; the session's approvals (regate approve) are read from there too, filed under the policy
+file's absolute path (or the bundled default policy), and the hook records that it decided the
+session under that policy, so that regate approve files an approval where the hook reads it.
+Every fault (bad JSON, an unreadable policy, an internal error, a panic) is an explicit block in
+the host's shape (exit 2, or a deny on stdout where the host reads one: Claude Code's
+PermissionRequest, Gemini CLI, Copilot CLI) with a one-line reason, never a crash the host would
+take for "run it".`,
 		Example: `  echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"/repo"}' |
     regate hook claude --policy ~/.config/regate/policy.jsonc`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -103,7 +108,9 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 	if len(raw) > maxHookInput {
 		return codec.Fail(req, fmt.Sprintf("the hook input is over %d bytes", maxHookInput))
 	}
-	if req, err = codec.Decode(raw); err != nil {
+	if req, err = codec.Decode(raw); errors.Is(err, hosts.ErrOtherEvent) {
+		return hosts.Pass(err)
+	} else if err != nil {
 		return codec.Fail(req, err.Error())
 	}
 	if err := hookDecoded(ctx, req); err != nil {
@@ -125,7 +132,20 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 	if err != nil {
 		return codec.Fail(req, errText(err))
 	}
-	useRecordedApprovals(eng, state, out.Hash, req.SessionID, stderr)
+	if state != nil && req.SessionID != "" {
+		// Without the policy's identity the approvals are left out: the
+		// call asks more, never less.
+		if policy, err := p.rules.policyID(); err != nil {
+			fmt.Fprintf(stderr, "regate: session approvals left out: %v\n", errText(err))
+		} else {
+			// Recorded so that regate approve files an approval where this
+			// hook reads it; a record that cannot be written only loses that.
+			if err := state.Seen(policy, req.SessionID); err != nil {
+				fmt.Fprintf(stderr, "regate: the session's policy is not recorded: %v\n", oneLine(err.Error()))
+			}
+			useRecordedApprovals(eng, state, policy, req.SessionID, stderr)
+		}
+	}
 	ds := make([]runtime.Decision, 0, len(req.Calls))
 	for _, c := range req.Calls {
 		d, err := eng.Decide(ctx, c)

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
-	"github.com/regate/regate/hosts"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/regate/regate/hosts"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -29,7 +33,33 @@ func TestScripts(t *testing.T) {
 			env.Setenv("REGATE_STATE_DIR", env.WorkDir+"/state")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exitcode": exitcodeCmd},
 	})
+}
+
+// exitcodeCmd is the script command "exitcode N PROGRAM ARGS…": it runs
+// PROGRAM as exec does (stdin, then stdout and stderr for the commands
+// after it) and requires exit code N, so that scripts hold every command
+// to the exit-code contract, not only to "failed".
+func exitcodeCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROGRAM [ARGS…]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d; want %d", args[1], got, want)
+	}
 }
 
 // TestHookInputLimit: a hook input past maxHookInput is refused with the

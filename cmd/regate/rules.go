@@ -125,6 +125,46 @@ func (f *ruleFlags) input() (compiler.Input, error) {
 	return in, nil
 }
 
+// The identities of the policies that are not a file (policyID).
+const (
+	defaultPolicyID  = "builtin:default"  // no --policy: the bundled default policy
+	fallbackPolicyID = "builtin:fallback" // --pi and no policy file there: the built-in fallback
+)
+
+// policyID names the policy the flags chose, as session approvals are
+// filed under it (runtime/statedir): the policy file's absolute, cleaned
+// path with its links resolved, so that policy.jsonc given in its folder,
+// ./policy.jsonc, its absolute path and a link to it are one policy; or
+// one of the built-in identities. It is valid after input(), which fills
+// in Pi's places.
+func (f *ruleFlags) policyID() (string, error) {
+	switch {
+	case f.policy != "":
+		abs, err := filepath.Abs(f.policy)
+		if err != nil {
+			return "", withCode(exitFault, fmt.Errorf("the policy's absolute path: %w", err))
+		}
+		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = resolved
+		}
+		return filepath.Clean(abs), nil
+	case f.pi:
+		return fallbackPolicyID, nil
+	}
+	return defaultPolicyID, nil
+}
+
+// policyLabel is a policy identity in words.
+func policyLabel(id string) string {
+	switch id {
+	case defaultPolicyID:
+		return "the bundled default policy (no --policy)"
+	case fallbackPolicyID:
+		return "no policy file (--pi found none; the built-in fallback asks)"
+	}
+	return "policy " + id
+}
+
 // agentFiles lists a folder's agent files (*.md) in name order. The
 // folder is listed, never globbed: a folder whose name holds [, * or ?
 // names only itself.

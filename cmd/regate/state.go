@@ -62,14 +62,14 @@ func (s *stateFlags) required() (*statedir.Dir, error) {
 }
 
 // useRecordedApprovals gives eng's session the approvals `regate approve`
-// recorded for session under the policy hash. Approvals that cannot be
-// read or compiled are left out (the call asks more, never less), and w
-// is told why. A nil state folder holds none.
-func useRecordedApprovals(eng *runtime.Engine, state *statedir.Dir, hash, session string, w io.Writer) {
+// recorded for session under the policy identity policy (policyID).
+// Approvals that cannot be read or compiled are left out (the call asks
+// more, never less), and w is told why. A nil state folder holds none.
+func useRecordedApprovals(eng *runtime.Engine, state *statedir.Dir, policy, session string, w io.Writer) {
 	if state == nil || session == "" {
 		return
 	}
-	approvals, err := state.Approvals(hash, session)
+	approvals, err := state.Approvals(policy, session)
 	if err == nil && len(approvals) > 0 {
 		err = eng.Session().Approve(approvals...)
 	}

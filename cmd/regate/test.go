@@ -33,7 +33,8 @@ named after its file:line:col), and the Rego test files and data under PATH (tes
 evaluate data.regate.lib.permission.decision with input as a document from regate facts).
 
 The output is OPA's; the exit code is opa test's: 0 when every test passes, 2 when one fails or
-errs (and 2 as well when a rule file cannot be read).`,
+errs. A rule file with an error is exit 2 before any test runs: a policy with an error fails
+closed, so the library's own tests passing would say nothing about it.`,
 		Example: `  regate test --policy policy.jsonc
   regate test --policy policy.jsonc my_policy_test.rego -v`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,6 +50,9 @@ errs (and 2 as well when a rule file cannot be read).`,
 func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr io.Writer) error {
 	out, err := p.rules.compile(stderr)
 	if err != nil {
+		return err
+	}
+	if err := refuseBrokenRules(out, "no test ran"); err != nil {
 		return err
 	}
 	eng, err := engine(ctx, out, p.cwd, nil)

@@ -1,6 +1,7 @@
 # Package message renders the message an agent is shown for a decision, in
 # the form of docs/policy.md (R15): the tool, the command or value, the matched pattern
-# as matched '<pattern>', and a custom reason as Reason: <reason>.
+# as matched '<pattern>' (followed by ", approved for this session" when a
+# session approval decided), and a custom reason as Reason: <reason>.
 #
 # response is the decision with its message: query it from an OPA server or
 # with opa eval. regate's runtime builds the same text in Go
@@ -31,7 +32,12 @@ origin_note := sprintf(" (%s)", [d.origin]) if {
 	d.origin != ""
 } else := ""
 
-matched_note := sprintf(" (matched '%s')", [d.matched]) if {
+# A session approval is named as one: a person's approval let the call
+# through, not the policy.
+matched_note := sprintf(" (matched '%s', approved for this session)", [d.matched]) if {
+	d.matched != ""
+	d.layer == "session"
+} else := sprintf(" (matched '%s')", [d.matched]) if {
 	d.matched != ""
 } else := " (no rule matched; the built-in fallback asks)"
 

@@ -41,3 +41,33 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSeen is what recording the session's policy adds to a hook
+// call once the record exists (every call but a session's first), and
+// what approve's lookup of those records costs.
+func BenchmarkSeen(b *testing.B) {
+	d, err := statedir.Open(filepath.Join(b.TempDir(), "state"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const policy = "/home/u/.config/regate/policy.jsonc"
+	if err := d.Seen(policy, "s1"); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("seen-again", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.Seen(policy, "s1"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("seen-policies", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if ps, err := d.SeenPolicies("s1"); err != nil || len(ps) != 1 {
+				b.Fatal(ps, err)
+			}
+		}
+	})
+}

@@ -1,12 +1,8 @@
 package statedir
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -134,91 +130,23 @@ func (d *Dir) store(hash string, out *compiler.Output) error {
 }
 
 // prune removes the folders of other policies left unmodified for
-// staleAfter.
+// staleAfter, and the sessions no hook or approval touched for as long.
 func (d *Dir) prune(keep string) {
 	entries, err := os.ReadDir(d.root)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
+		if e.Name() == sessionsDir {
+			d.pruneSessions()
+			continue
+		}
 		info, err := e.Info()
 		if err != nil || !e.IsDir() || e.Name() == keep || time.Since(info.ModTime()) < staleAfter {
 			continue
 		}
 		_ = os.RemoveAll(filepath.Join(d.root, e.Name()))
 	}
-}
-
-func (d *Dir) sessionFile(hash, session string) string {
-	sum := sha256.Sum256([]byte(session))
-	return filepath.Join(d.root, hash, "sessions", hex.EncodeToString(sum[:16])+".jsonl")
-}
-
-// Approvals returns the approvals recorded for session under the policy
-// whose hash is hash. A line that is not an approval is an error naming
-// the file and line; the caller decides without the approvals, which only
-// asks more.
-func (d *Dir) Approvals(hash, session string) ([]compiler.Approval, error) {
-	file := d.sessionFile(hash, session)
-	b, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("statedir: %w", err)
-	}
-	var out []compiler.Approval
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var a compiler.Approval
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil || a.Surface == "" {
-			return nil, fmt.Errorf("%s:%d:1: not an approval (want {\"surface\", \"pattern\"})", file, line)
-		}
-		out = append(out, a)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("statedir: %s: %w", file, err)
-	}
-	return out, nil
-}
-
-// Approve records approvals for session under the policy whose hash is
-// hash, one appended line each.
-func (d *Dir) Approve(hash, session string, approvals ...compiler.Approval) error {
-	file := d.sessionFile(hash, session)
-	if err := mkdir(filepath.Dir(file)); err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	for _, a := range approvals {
-		if a.Surface == "" {
-			return fmt.Errorf("statedir: an approval needs a surface")
-		}
-		b, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		buf.Write(append(b, '\n'))
-	}
-	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("statedir: %w", err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("statedir: %w", err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fmt.Errorf("statedir: %w", err)
-	}
-	return f.Close()
 }
 
 // Root is the folder's path.

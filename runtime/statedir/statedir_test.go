@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -145,5 +146,117 @@ func TestApprovals(t *testing.T) {
 	}
 	if err := d.Approve(hash, "s", compiler.Approval{Pattern: "x"}); err == nil {
 		t.Error("an approval without a surface was recorded")
+	}
+}
+
+// TestApprovalsOutliveEdits: approvals are keyed by the policy's identity,
+// not its text, so a recompiled (edited) policy keeps them; Revoke drops
+// them for one policy only.
+func TestApprovalsOutliveEdits(t *testing.T) {
+	d, err := statedir.Open(filepath.Join(t.TempDir(), "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const policy = "/home/u/.config/regate/policy.jsonc"
+	deploy := compiler.Approval{Surface: "bash", Pattern: "make deploy"}
+	if err := d.Approve(policy, "s1", deploy); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{`{"permission": {"*": "ask"}}`, `{"permission": {"*": "ask", "read": "allow"}}`} {
+		if _, _, err := d.Compile(compiler.Input{Policy: &compiler.Source{Name: policy, Data: []byte(text)}}, compiler.WithHome("/home/u")); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := d.Approvals(policy, "s1"); err != nil || !reflect.DeepEqual(got, []compiler.Approval{deploy}) {
+			t.Fatalf("after compiling %s: %v, %v", text, got, err)
+		}
+	}
+	if err := d.Approve("/elsewhere/policy.jsonc", "s1", deploy); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Revoke(policy, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.Approvals(policy, "s1"); len(got) != 0 {
+		t.Errorf("revoked, still %v", got)
+	}
+	if got, _ := d.Approvals("/elsewhere/policy.jsonc", "s1"); len(got) != 1 {
+		t.Errorf("revoking one policy's approvals took another's: %v", got)
+	}
+	if err := d.Revoke(policy, "never-approved"); err != nil {
+		t.Errorf("revoking nothing: %v", err)
+	}
+}
+
+// TestSeenPolicies: the policies hooks decided a session under, each once,
+// sorted, per session; a damaged record is skipped.
+func TestSeenPolicies(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "state")
+	d, err := statedir.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.SeenPolicies("s1"); err != nil || len(got) != 0 {
+		t.Fatalf("a session never seen: %v, %v", got, err)
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := statedir.Open(root)
+			if err == nil {
+				err = w.Seen([]string{"/b/policy.jsonc", "builtin:default"}[i%2], "s1")
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := d.Seen("/c/policy.jsonc", "s2"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.SeenPolicies("s1")
+	if want := []string{"/b/policy.jsonc", "builtin:default"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("seen %v, %v; want %v", got, err, want)
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, "sessions", "*", "*.policy"))
+	for _, m := range matches {
+		if b, _ := os.ReadFile(m); string(b) == "/c/policy.jsonc\n" {
+			os.WriteFile(m, []byte("/d/policy.jsonc\n"), 0o600) // names another policy than its file
+		}
+	}
+	if got, _ := d.SeenPolicies("s2"); len(got) != 0 {
+		t.Errorf("a damaged record was read: %v", got)
+	}
+}
+
+// TestSessionsArePruned: a session untouched for 30 days is removed when a
+// new policy is compiled; a recent one stays.
+func TestSessionsArePruned(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "state")
+	d, err := statedir.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := compiler.Approval{Surface: "bash", Pattern: "x"}
+	if err := d.Approve("p", "old", x); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-31 * 24 * time.Hour)
+	filepath.WalkDir(filepath.Join(root, "sessions"), func(p string, _ os.DirEntry, _ error) error {
+		return os.Chtimes(p, old, old)
+	})
+	if err := d.Approve("p", "recent", x); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.Compile(compiler.Input{Policy: &compiler.Source{Name: "p", Data: []byte(`{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.Approvals("p", "old"); len(got) != 0 {
+		t.Errorf("a stale session was kept: %v", got)
+	}
+	if got, _ := d.Approvals("p", "recent"); len(got) != 1 {
+		t.Errorf("a recent session was pruned: %v", got)
 	}
 }
