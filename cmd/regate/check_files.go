@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -13,14 +12,13 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/delegation"
 	"github.com/regate/regate/compiler/profile"
-	"github.com/regate/regate/compiler/schema"
 )
 
 // checkDelegation checks one delegation policy file: its decoding errors,
 // its invalid rates and windows (which refuse every call at the ceiling),
-// and every key its schema does not name, with the key it most likely
-// misspells. The decoder keeps an unknown field without a word (a field
-// nobody compares fails every subset proof), so the schema finds them.
+// and every key it does not read, with the key it most likely misspells.
+// The decoder keeps an unknown field without a word (a field nobody
+// compares fails every subset proof), so check names them.
 func checkDelegation(path string) (compiler.Errors, error) {
 	src, err := readSource(path)
 	if err != nil {
@@ -41,89 +39,49 @@ func checkDelegation(path string) (compiler.Errors, error) {
 				Msg: pr.Msg + "; the ceiling refuses every call under this policy"})
 		}
 	}
-	return unknownKeys(src, schema.Delegation, "is kept, and no child policy can be proven within this one", out)
+	return unknownKeys(src, "is kept, and no child policy can be proven within this one", out)
 }
 
-// unknownKeys adds to found the keys of src that the kind's schema does
-// not allow, each positioned at the key with its "did you mean". A key the
-// decoder already reported (at the same place) gets the suggestion added
-// to that report instead of a second one.
-func unknownKeys(src *compiler.Source, k schema.Kind, effect string, found compiler.Errors) (compiler.Errors, error) {
+// unknownKeys adds to found the keys of src's objects that the decoder
+// does not read (delegation.Keys: the top level and amplification_budget),
+// each positioned at the key with its "did you mean". A key the decoder
+// already reported (at the same place) gets the suggestion added to that
+// report instead of a second one. It walks the document rather than
+// validating it against compiler/schema's published schema: the schema
+// library compiles its meta-schemas when the process starts, which would
+// cost every hook call about 8 ms.
+func unknownKeys(src *compiler.Source, effect string, found compiler.Errors) (compiler.Errors, error) {
 	doc, errs := compiler.ParseDocument(src.Name, src.Data)
 	if errs != nil {
 		return found, nil // the decoder reported the syntax
 	}
-	std := doc.Root.Clone()
-	std.Standardize()
-	vs, err := schema.ValidateJSON(k, std.Pack())
-	if err != nil {
-		return nil, withCode(exitFault, err)
-	}
-	for _, v := range vs {
-		if v.Key == "" {
-			continue // the decoder reports wrong values in its own words
+	var walk func(v *hujson.Value, path []string)
+	walk = func(v *hujson.Value, path []string) {
+		obj, ok := v.Value.(*hujson.Object)
+		known := delegation.Keys(path...)
+		if !ok || known == nil {
+			return
 		}
-		at, ok := keyOffset(&doc.Root, v.Path, v.Key)
-		if !ok {
-			continue
-		}
-		pos := doc.Pos(at)
-		known, _ := schema.Keys(k, v.Path...)
-		where := ""
-		if len(v.Path) > 0 {
-			where = strings.Join(v.Path, ".")
-		}
-		if i := slices.IndexFunc(found, func(e *compiler.Error) bool { return e.Pos == pos && e.Code == compiler.CodeUnknownKey }); i >= 0 {
-			if s := compiler.DidYouMean(v.Key, known); s != "" {
-				found[i].Msg += fmt.Sprintf("; did you mean %q?", s)
+		for i := range obj.Members {
+			m := &obj.Members[i]
+			key := m.Name.Value.(hujson.Literal).String()
+			if slices.Contains(known, key) {
+				walk(&m.Value, append(path, key))
+				continue
 			}
-			continue
+			pos := doc.Pos(m.Name.StartOffset)
+			if i := slices.IndexFunc(found, func(e *compiler.Error) bool { return e.Pos == pos && e.Code == compiler.CodeUnknownKey }); i >= 0 {
+				if s := compiler.DidYouMean(key, known); s != "" {
+					found[i].Msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				continue
+			}
+			found = append(found, &compiler.Error{Pos: pos, Code: compiler.CodeUnknownKey, Severity: compiler.SeverityWarning,
+				Msg: compiler.UnknownKeyMessage(key, known, strings.Join(path, "."), effect)})
 		}
-		found = append(found, &compiler.Error{Pos: pos, Code: compiler.CodeUnknownKey, Severity: compiler.SeverityWarning,
-			Msg: compiler.UnknownKeyMessage(v.Key, known, where, effect)})
 	}
+	walk(&doc.Root, nil)
 	return found, nil
-}
-
-// keyOffset finds the byte offset of key in the object at path below v
-// (object keys, or array indexes in decimal).
-func keyOffset(v *hujson.Value, path []string, key string) (int, bool) {
-	for _, step := range path {
-		switch t := v.Value.(type) {
-		case *hujson.Object:
-			m := member(t, step)
-			if m == nil {
-				return 0, false
-			}
-			v = &m.Value
-		case *hujson.Array:
-			i, err := strconv.Atoi(step)
-			if err != nil || i < 0 || i >= len(t.Elements) {
-				return 0, false
-			}
-			v = &t.Elements[i]
-		default:
-			return 0, false
-		}
-	}
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
-		return 0, false
-	}
-	if m := member(obj, key); m != nil {
-		return m.Name.StartOffset, true
-	}
-	return 0, false
-}
-
-// member is the last member of obj named key (the later of two wins).
-func member(obj *hujson.Object, key string) *hujson.ObjectMember {
-	for i := len(obj.Members) - 1; i >= 0; i-- {
-		if obj.Members[i].Name.Value.(hujson.Literal).String() == key {
-			return &obj.Members[i]
-		}
-	}
-	return nil
 }
 
 // checkProfileConfig checks one profile config.json with the profile

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/compiler/delegation"
 	"github.com/regate/regate/compiler/profile"
 	"github.com/regate/regate/compiler/schema"
 	"github.com/regate/regate/internal/gosrc"
@@ -49,6 +50,14 @@ func TestSchemaKeys(t *testing.T) {
 	top = append(top, list(t, "../delegation/policy.go", "opaqueFields")...)
 	slices.Sort(top)
 	budget := cases(t, dec, "(*decoder).budget", "key")
+	// The delegation package's own lists, which check's "did you mean"
+	// reads, are the decoder's switches too.
+	if got := delegation.Keys(); !slices.Equal(got, top) {
+		t.Errorf("delegation.Keys() = %v\nthe decoder reads %v", got, top)
+	}
+	if got := delegation.Keys("amplification_budget"); !slices.Equal(got, sorted(budget)) {
+		t.Errorf("delegation.Keys(amplification_budget) = %v\nthe decoder reads %v", got, budget)
+	}
 	pairs = append(pairs,
 		pair{schema.Delegation, nil, top},
 		pair{schema.Delegation, []string{"amplification_budget"}, budget},
@@ -111,6 +120,12 @@ func TestEveryObjectIsListed(t *testing.T) {
 		}
 		walk(nil, 0)
 	}
+}
+
+func sorted(l []string) []string {
+	l = slices.Clone(l)
+	slices.Sort(l)
+	return l
 }
 
 func cases(t *testing.T, file, fn, tag string) []string {

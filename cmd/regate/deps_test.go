@@ -1,0 +1,32 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// heavyInit are packages whose init work every regate process would pay,
+// the hook's once per tool call: the JSON Schema library compiles its
+// meta-schemas (about 8 ms), OPA's decision-log plugin links an OCI client
+// and Prometheus (about 8 ms). The schemas and the plugin's event type are
+// used by tests only.
+var heavyInit = []string{
+	"github.com/santhosh-tekuri/jsonschema",
+	"github.com/open-policy-agent/opa/v1/plugins/logs",
+}
+
+// TestBinaryStartsLight fails when the binary links a package of heavyInit.
+func TestBinaryStartsLight(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, heavy := range heavyInit {
+			if strings.HasPrefix(dep, heavy) {
+				t.Errorf("regate links %s, whose init every hook call would pay", dep)
+			}
+		}
+	}
+}
