@@ -3,7 +3,6 @@ package hosts
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/regate/regate/facts"
@@ -58,7 +57,7 @@ var claudeTools = map[string]toolSpec{
 func decodeClaudeShape(raw []byte, gates ...string) (claudeInput, Request, error) {
 	var in claudeInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return in, Request{Event: sniffEvent(raw)}, fmt.Errorf("the hook input is not JSON: %w", err)
+		return in, Request{Event: sniffEvent(raw)}, inputProblem(err)
 	}
 	req := Request{Event: in.Event, Cwd: in.Cwd, SessionID: in.SessionID}
 	if in.Event != "" && !slices.Contains(gates, in.Event) {

@@ -57,7 +57,7 @@ var copilotTools = map[string]toolSpec{
 func (c copilot) Decode(raw []byte) (Request, error) {
 	var in copilotInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return Request{Event: copilotEvent(sniffEvent(raw))}, fmt.Errorf("the hook input is not JSON: %w", err)
+		return Request{Event: copilotEvent(sniffEvent(raw))}, inputProblem(err)
 	}
 	req := Request{Event: copilotEvent(in.Event), Cwd: in.Cwd, SessionID: first(in.SessionID, in.SessionCamel)}
 	switch {

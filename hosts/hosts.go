@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/jsonwords"
 	"github.com/regate/regate/runtime"
 )
 
@@ -240,4 +242,16 @@ func withAgent(calls []facts.Call, agent string) []facts.Call {
 		calls[i].Agent = agent
 	}
 	return calls
+}
+
+// inputProblem words why a hook input could not be decoded: JSON that is
+// not well formed as encoding/json says it, a value of the wrong kind in
+// JSON's own words ("tool_name" is an array; it must be a string), never
+// Go's struct and type names.
+func inputProblem(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		return fmt.Errorf("the hook input is not in the host's shape: %w", jsonwords.Problem(err))
+	}
+	return fmt.Errorf("the hook input is not JSON: %w", err)
 }

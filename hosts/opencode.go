@@ -3,7 +3,6 @@ package hosts
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
@@ -54,7 +53,7 @@ var opencodeTools = map[string]toolSpec{
 func (opencode) Decode(raw []byte) (Request, error) {
 	var in opencodeInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		return Request{Event: "tool.execute.before"}, fmt.Errorf("the hook input is not JSON: %w", err)
+		return Request{Event: "tool.execute.before"}, inputProblem(err)
 	}
 	req := Request{Event: "tool.execute.before", Cwd: in.Cwd, SessionID: in.SessionID}
 	if in.Event != "" && in.Event != "tool.execute.before" {

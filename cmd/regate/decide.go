@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/jsonwords"
 	"github.com/regate/regate/runtime"
 )
 
@@ -173,7 +174,7 @@ func (p *decideParams) readCalls(stdin io.Reader) ([]facts.Call, error) {
 	case p.tool != "":
 		var in map[string]any
 		if err := json.Unmarshal([]byte(p.input), &in); err != nil {
-			return nil, withCode(exitUsage, fmt.Errorf("--input: %w", jsonProblem(err)))
+			return nil, withCode(exitUsage, fmt.Errorf("--input: %w", jsonwords.Problem(err)))
 		}
 		calls = []facts.Call{{Tool: p.tool, Input: in}}
 	case p.call != "":
@@ -230,7 +231,7 @@ func parseCall(b []byte) (facts.Call, error) {
 	var c facts.Call
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&c); err != nil {
-		return c, jsonProblem(err)
+		return c, jsonwords.Problem(err)
 	}
 	if c.Tool == "" {
 		return c, errors.New(`a call needs "tool"`)

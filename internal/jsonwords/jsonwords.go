@@ -1,4 +1,6 @@
-package main
+// Package jsonwords words a JSON decoding error for the person who wrote
+// the JSON, in JSON's own words rather than Go's types.
+package jsonwords
 
 import (
 	"encoding/json"
@@ -9,12 +11,12 @@ import (
 	"strings"
 )
 
-// jsonProblem words a JSON decoding error for the person who wrote the
+// Problem words a JSON decoding error for the person who wrote the
 // JSON: the key and the kinds of value in JSON's own words ("an array",
 // "an object"), never Go's types (json: cannot unmarshal array into Go
 // value of type map[string]interface {}). Any other error is returned as
 // it is.
-func jsonProblem(err error) error {
+func Problem(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
