@@ -43,17 +43,32 @@ and says so on standard error: the host keeps its own prompt. Diagnostics go to 
 	return cmd
 }
 
+// maxPrompt bounds the host's prompt compose reads: a prompt is text a
+// model reads, and a path such as /dev/zero must end in an error, not in
+// gigabytes. A pipe (- or <(cmd)) is read as a file is, up to the bound.
+const maxPrompt = 16 << 20
+
 func readPrompt(path string, stdin io.Reader) (string, error) {
+	var r io.Reader
 	switch path {
 	case "":
 		return "", nil
 	case "-":
-		b, err := io.ReadAll(stdin)
-		return string(b), err
+		r = stdin
+	default:
+		f, err := os.Open(path)
+		if err != nil {
+			return "", withCode(exitUsage, err)
+		}
+		defer f.Close()
+		r = f
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(r, maxPrompt+1))
 	if err != nil {
 		return "", withCode(exitUsage, err)
+	}
+	if len(b) > maxPrompt {
+		return "", withCode(exitUsage, fmt.Errorf("--prompt %s: more than %d bytes", path, maxPrompt))
 	}
 	return string(b), nil
 }

@@ -191,3 +191,12 @@ func TestProfileHostileConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestComposePromptIsBounded: a prompt path that never ends (/dev/zero)
+// is refused at the bound, not read into gigabytes.
+func TestComposePromptIsBounded(t *testing.T) {
+	code, _, errOut := runCLI(t, "profile", "compose", "--prompt", "/dev/zero")
+	if code != exitUsage || !strings.Contains(errOut, "more than") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
