@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -26,6 +27,9 @@ type ChainDecider interface {
 	// Approve approves a pending escalation by approver, deciding its call
 	// again at minute and at.
 	Approve(ctx context.Context, escalation, approver string, minute int, at float64) (runtime.CeilingDecision, error)
+	// Replace changes the named outermost policy (a root's, read as it is
+	// now at every call) to policy, keeping its identity and state.
+	Replace(ctx context.Context, name string, policy json.RawMessage) error
 }
 
 // ErrNotDelegated is a ChainDecider's answer for a chain it cannot enter
@@ -77,10 +81,12 @@ func RegoCeiling(ctx context.Context, id string, raw map[string]json.RawMessage)
 	if err != nil {
 		return nil, err
 	}
-	return &regoDecider{ceiling: c, pending: map[string]pendingCall{}}, nil
+	return &regoDecider{id: id, raw: raw, ceiling: c, pending: map[string]pendingCall{}}, nil
 }
 
 type regoDecider struct {
+	id      string
+	raw     map[string]json.RawMessage
 	ceiling *runtime.Ceiling
 	pending map[string]pendingCall
 	n       int
@@ -116,4 +122,17 @@ func (r *regoDecider) Approve(ctx context.Context, escalation, approver string, 
 	call.Approvals = append(slices.Clone(call.Approvals), runtime.Approval{Policy: p.policy, Approver: approver})
 	call.Minute, call.At = minute, at
 	return r.Decide(ctx, call)
+}
+
+// Replace compiles the policies again with the new one and updates the
+// ceiling: its state is keyed by name, so the policy keeps its buckets.
+func (r *regoDecider) Replace(ctx context.Context, name string, policy json.RawMessage) error {
+	raw := maps.Clone(r.raw)
+	raw[name] = policy
+	_, out, err := compilePolicies(r.id, raw)
+	if err != nil {
+		return err
+	}
+	r.raw = raw
+	return r.ceiling.Update(ctx, out)
 }

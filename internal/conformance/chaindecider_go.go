@@ -129,3 +129,18 @@ func (g *goDecider) named(c *runtime.ChildRun, d runtime.CeilingDecision) runtim
 	}
 	return d
 }
+
+// Replace changes the policy object in place, as a host tightening its
+// planner does: the run reads it as it is now, under the same identity.
+func (g *goDecider) Replace(_ context.Context, name string, policy json.RawMessage) error {
+	p := g.policies[name]
+	if p == nil {
+		return fmt.Errorf("no policy %q", name)
+	}
+	changed, err := policyOf(name, policy)
+	if err != nil {
+		return err
+	}
+	*p = *changed
+	return nil
+}

@@ -206,33 +206,44 @@ over_budget(b, _) if {
 }
 
 # escalating is the outermost chain policy whose escalate_tools matches the
-# call, whose standing grants do not pre-approve it and whose approver has
-# not approved it yet. Once the outermost is approved, the next one that
-# escalates goes to its own approver.
+# call, whose standing grants do not pre-approve it and whose escalation no
+# approval covers yet.
 escalating := names[0] if {
 	names := [name |
-		some name in input.chain
-		escalates(policies[name])
-		not approved(name)
+		some name in escalations
+		not covered(name)
 	]
 }
 
-# approved: the policy's own approver approved this call. An approval
-# names the policy and the approver; one from anyone else, or for a policy
-# with no approver (which refuses instead), approves nothing.
-approved(name) if {
-	some a in object.get(input, "approvals", [])
-	a.policy == name
-	is_string(a.approver)
-	a.approver == policies[name].approver
-}
-
-# approved_by are the approvers whose approval an allow rests on.
-approved_by := [policies[name].approver |
+# escalations are the chain policies that escalate the call, outermost first.
+escalations := [name |
 	some name in input.chain
 	escalates(policies[name])
-	approved(name)
 ]
+
+# approved_by are the approvers whose approval of this call counts: an
+# approval names an escalating policy and that policy's own approver (one
+# from anyone else approves nothing).
+approved_by := [a.approver |
+	some a in object.get(input, "approvals", [])
+	a.policy in escalations
+	is_string(a.approver)
+	a.approver == policies[a.policy].approver
+]
+
+# covered: the policy's approver has approved the call, or the policy has
+# no approver and an outer one's approval admits the call (a policy with no
+# approver refuses only when it is the outermost that escalates; a proven
+# child's approver is its parent's or none, so one approval covers a proven
+# chain).
+covered(name) if {
+	policies[name].approver in approved_by
+}
+
+covered(name) if {
+	policies[name].approver == null
+	count(approved_by) > 0
+}
 
 approved_reason := sprintf("approved by %s", [concat(", ", approved_by)]) if {
 	count(approved_by) > 0

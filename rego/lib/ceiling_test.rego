@@ -117,3 +117,18 @@ test_plain_allow_is_not_approved if {
 	d.approved == false
 	d.reason == ""
 }
+
+test_one_approval_covers_an_inner_rule_with_no_approver if {
+	inner := object.union(escalating_policies, {"child": policy("child", {"escalate": [{"pattern": "read_*", "re": `(?s)\Aread_.*\z`, "reason": "r"}]})})
+	approved := object.union(call, {"approvals": [{"policy": "planner", "approver": "treasury"}]})
+	d := ceiling.decision with input as approved with data.regate.delegation.policies as inner
+	d.decision == "allow"
+	d.approved == true
+}
+
+test_approval_naming_a_policy_that_does_not_escalate_approves_nothing if {
+	approved := object.union(call, {"approvals": [{"policy": "nobody", "approver": "treasury"}]})
+	d := ceiling.decision with input as approved with data.regate.delegation.policies as escalating_policies
+	d.decision == "escalate"
+	d.policy == "planner"
+}
