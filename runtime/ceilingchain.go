@@ -54,16 +54,7 @@ func (l chainLink) document() (any, error) {
 }
 
 func compileOne(id string, p *delegation.Policy) (any, error) {
-	out, err := delegation.Compile(map[string]*delegation.Policy{id: p})
-	if err != nil {
-		return nil, err
-	}
-	policies, _ := out.Data["policies"].(map[string]any)
-	doc, ok := policies[id]
-	if !ok {
-		return nil, fmt.Errorf("runtime: delegation policy %q did not compile", id)
-	}
-	return doc, nil
+	return delegation.CompilePolicy(id, p)
 }
 
 // chainData is the data document of a chain and a tool's own policy: what
