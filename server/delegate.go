@@ -126,7 +126,7 @@ func (a *delegations) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no delegation "+req.Parent)
 		return
 	}
-	opts := runtime.DelegateOptions{AgentID: req.AgentID, Isolated: req.Isolated, Level: parent.level() + 1}
+	opts := runtime.DelegateOptions{AgentID: req.AgentID, Isolated: req.Isolated, Level: parent.level()}
 	var lease *runtime.Delegation
 	if parent.child == nil {
 		lease, err = parent.root.run.Delegate(parent.root.policy, policy, opts)
@@ -163,7 +163,9 @@ func (a *delegations) create(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "chain": ids})
 }
 
-// level is the entry's depth: 0 for a root, 1 for its children.
+// level is the entry's depth below its root (0 for the root). A child's
+// lease level is its parent's depth: 0 for the root's children, as in the
+// Go API.
 func (e *delegationEntry) level() int {
 	n := 0
 	for p := e.parent; p != nil; p = p.parent {
