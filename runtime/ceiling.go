@@ -53,7 +53,23 @@ func NewCeiling(ctx context.Context, out *delegation.Output, opts ...CeilingOpti
 func (c *Ceiling) Update(ctx context.Context, out *delegation.Output) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return storage.WriteOne(ctx, c.store, storage.ReplaceOp, storage.MustParsePath("/regate/delegation"), out.Data)
+	return c.update(ctx, out.Data)
+}
+
+func (c *Ceiling) update(ctx context.Context, data map[string]any) error {
+	return storage.WriteOne(ctx, c.store, storage.ReplaceOp, storage.MustParsePath("/regate/delegation"), data)
+}
+
+// decideOver replaces the compiled policies and decides call on them in one
+// step, so that the chains sharing a ceiling (and its state) never see each
+// other's policies, and decisions on one state stay serialized.
+func (c *Ceiling) decideOver(ctx context.Context, data map[string]any, call CeilingCall) (CeilingDecision, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.update(ctx, data); err != nil {
+		return CeilingDecision{}, err
+	}
+	return c.decide(ctx, call)
 }
 
 // CeilingCall is one call of a delegated run.
@@ -78,6 +94,18 @@ type CeilingCall struct {
 	// authorize-once grant for it.
 	UntrustedPrior int
 	AuthorizedOnce bool
+	// Approvals are the escalations of this call a human has approved:
+	// deciding the call again with them turns it into an allow, charged
+	// like any other, when no policy refuses it now (two-phase charging of
+	// escalations). ChildRun.Approve fills them in.
+	Approvals []Approval
+}
+
+// Approval is an approver's yes to a chain policy's escalation of a call.
+// It approves only an escalation of that policy to that approver.
+type Approval struct {
+	Policy   string `json:"policy"`
+	Approver string `json:"approver"`
 }
 
 // CeilingDecision is the ceiling's answer, as data.
@@ -99,6 +127,11 @@ type CeilingDecision struct {
 	// Approver is who an escalation goes to.
 	Approver string `json:"approver,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// Approved marks an allow that approvals of its escalations made.
+	Approved bool `json:"approved,omitempty"`
+	// Escalation identifies an escalation pending in a ChildRun, for
+	// ChildRun.Approve; empty from a bare Ceiling.
+	Escalation string `json:"escalation,omitempty"`
 }
 
 // ceilingResult is the Rego decision as it comes back.
@@ -118,10 +151,16 @@ type ceilingResult struct {
 }
 
 // Decide decides one call and, when it is allowed, charges its buckets and
-// ledgers. An error means no decision: the host must block the call.
+// ledgers. An escalation charges nothing: to approve it, decide the call
+// again with the approval in call.Approvals, at the time it will run. An
+// error means no decision: the host must block the call.
 func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.decide(ctx, call)
+}
+
+func (c *Ceiling) decide(ctx context.Context, call CeilingCall) (CeilingDecision, error) {
 	in := c.input(call)
 	var r ceilingResult
 	if err := evalInto(ctx, c.query, in, &r); err != nil {
@@ -185,6 +224,13 @@ func (c *Ceiling) input(call CeilingCall) map[string]any {
 	}
 	if call.ToolPolicy != "" {
 		in["tool_policy"] = call.ToolPolicy
+	}
+	if len(call.Approvals) > 0 {
+		approvals := make([]any, len(call.Approvals))
+		for i, a := range call.Approvals {
+			approvals[i] = map[string]any{"policy": a.Policy, "approver": a.Approver}
+		}
+		in["approvals"] = approvals
 	}
 	return in
 }

@@ -4,6 +4,7 @@
 //	POST /v1/data/regate/decision         {"input": CALL} → {"result": DECISION, "decision_id": ID}
 //	POST /v1/sessions/{id}/approvals      {"surface", "pattern"} → 204
 //	GET  /health                          200 with the policy's revision, 503 without a policy
+//	POST /v1/delegations, /v1/delegations/{id}/…   delegated runs decided at the ceiling (delegate.go)
 //
 // CALL is {"tool", "input", "agent"?, "registered"?, "session"?, "cwd"?}.
 // The policy is reloaded when its files change (by content); a broken edit

@@ -108,6 +108,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST "+InputPath, s.input)
 	mux.HandleFunc("POST /v1/sessions/{id}/approvals", s.approve)
 	mux.HandleFunc("GET /health", s.health)
+	s.delegationRoutes(mux)
 	return s.guard(mux)
 }
 

@@ -2,14 +2,16 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/delegation"
+	"github.com/regate/regate/internal/rulefile"
 )
 
 func newDelegateCmd(a *app) *cobra.Command {
@@ -29,15 +31,36 @@ how the proofs work is in docs/delegation.md.`,
 // readPolicy decodes a delegation policy file; a file that cannot be read
 // or decoded is exit 2, with every error positioned.
 func readPolicy(path string) (*delegation.Policy, error) {
-	b, err := os.ReadFile(path)
+	b, err := readDelegationFile(path)
 	if err != nil {
-		return nil, withCode(exitBadRules, err)
+		return nil, err
 	}
 	p, err := delegation.Decode(path, b)
 	if err != nil {
 		return nil, withCode(exitBadRules, err)
 	}
 	return p, nil
+}
+
+// readDelegationFile reads a policy or request file as every rule file is
+// read (rulefile.Read, as readSource): a regular file only, opened without
+// waiting (a FIFO or a device is an error, not a hang), and no larger than
+// compiler.MaxFileSize. A file past the limit goes to the decoder as read,
+// whose file_too_large error refuses it with its position.
+func readDelegationFile(path string) ([]byte, error) {
+	b, err := rulefile.Read(path, compiler.MaxFileSize)
+	if err != nil && !errors.Is(err, rulefile.ErrTooLarge) {
+		return nil, withCode(exitBadRules, err)
+	}
+	return b, nil
+}
+
+// problemCount is "1 problem", "3 problems".
+func problemCount(n int) string {
+	if n == 1 {
+		return "1 problem"
+	}
+	return fmt.Sprintf("%d problems", n)
 }
 
 // printProblems prints problems in file order (those without a position

@@ -41,7 +41,7 @@ refusal of every call. It exits 2 when any file has a problem.`,
 					fmt.Fprintf(a.stdout, "%s: warning: %q is not a delegation policy field: it is kept, and no child of this policy can be proven within it\n", pos, name)
 				}
 			}
-			fmt.Fprintf(a.stdout, "%d problems\n", problems)
+			fmt.Fprintln(a.stdout, problemCount(problems))
 			if problems > 0 {
 				return withCode(exitBadRules, nil)
 			}

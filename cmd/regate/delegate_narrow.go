@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -25,9 +24,9 @@ exits 7.`,
 			if err != nil {
 				return err
 			}
-			b, err := os.ReadFile(args[1])
+			b, err := readDelegationFile(args[1])
 			if err != nil {
-				return withCode(exitBadRules, err)
+				return err
 			}
 			req, err := delegation.DecodeRequest(args[1], b)
 			if err != nil {

@@ -29,7 +29,7 @@ Each problem is printed with the position of the child's field; an unproven subs
 			ps := delegation.SubsetProblems(child, parent)
 			printProblems(a.stdout, ps)
 			if len(ps) > 0 {
-				fmt.Fprintf(a.stdout, "%s is not proven within %s: %d problems\n", args[0], args[1], len(ps))
+				fmt.Fprintf(a.stdout, "%s is not proven within %s: %s\n", args[0], args[1], problemCount(len(ps)))
 				return withCode(exitNotWithin, nil)
 			}
 			fmt.Fprintf(a.stdout, "%s is within %s\n", args[0], args[1])

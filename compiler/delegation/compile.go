@@ -48,6 +48,18 @@ func Compile(policies map[string]*Policy) (*Output, error) {
 	return &Output{Module: mod, Data: doc}, nil
 }
 
+// CompilePolicy is the compiled document of one policy under name: what
+// Compile puts at data.regate.delegation.policies[name], without the
+// module. A runtime that holds a live policy compiles it again at every
+// call with this; the module only lists names.
+func CompilePolicy(name string, p *Policy) (any, error) {
+	doc, err := jsonValue(map[string]any{"p": compilePolicy(name, p)})
+	if err != nil {
+		return nil, err
+	}
+	return doc["p"], nil
+}
+
 func compilePolicy(name string, p *Policy) map[string]any {
 	invalid := []string{}
 	for _, pr := range p.ValueProblems() {

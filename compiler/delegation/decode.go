@@ -44,6 +44,8 @@ func DecodeRequest(file string, src []byte) (Request, error) {
 			return
 		}
 		switch key {
+		case "$schema":
+			d.schemaRef(v)
 		case "allowed_tools":
 			r.AllowedTools = d.globs(key, v)
 			if r.AllowedTools == nil {
@@ -106,6 +108,8 @@ func (d *decoder) policy(v *hujson.Value) *Policy {
 		p.pos[key] = d.doc.Pos(v.StartOffset)
 		d.entryPositions(p, key, v)
 		switch key {
+		case "$schema":
+			d.schemaRef(v)
 		case "allowed_tools":
 			p.AllowedTools = d.globs(key, v)
 		case "default_deny":
@@ -191,6 +195,14 @@ func (d *decoder) entryPositions(p *Policy, field string, v *hujson.Value) {
 			at(field+"/"+name, m.Name.StartOffset)
 		}
 	}
+}
+
+// schemaRef checks a "$schema" member: a string naming the schema the file
+// follows (compiler/schema's delegation.schema.json), for editors. It is
+// not part of the policy: narrow, subset and the ceiling never read it.
+func (d *decoder) schemaRef(v *hujson.Value) {
+	var ref string
+	d.scalar(v, &ref)
 }
 
 // scalar decodes v into dst with encoding/json, reporting a type mismatch

@@ -146,6 +146,7 @@ func TestDecodeErrorsArePositioned(t *testing.T) {
 		{"{\n  \"amplification_budget\": {\"max_calls\": 3}\n}", compiler.CodeUnknownKey, "p.jsonc:2:28"},
 		{"{\n  // comment\n  \"a\": \n}", compiler.CodeSyntax, "p.jsonc:4:1"},
 		{"[]", compiler.CodeWrongType, "p.jsonc:1:1"},
+		{"{\n  \"$schema\": 3\n}", compiler.CodeWrongType, "p.jsonc:2:14"},
 	} {
 		_, err := Decode("p.jsonc", []byte(c.src))
 		var errs compiler.Errors
@@ -170,6 +171,26 @@ func TestDecodeKeepsUnknownAndInvalidValues(t *testing.T) {
 	ps := SubsetProblems(p, p)
 	if len(ps) != 4 { // the invalid rate and the unknown field, on each side
 		t.Fatalf("problems %v; want the invalid rate and future_guard, twice each", ps)
+	}
+}
+
+// A "$schema" key names the schema for editors: decoded, and ignored by
+// the policy and a narrow request alike.
+func TestDecodeIgnoresSchemaKey(t *testing.T) {
+	const ref = `"$schema": "../compiler/schema/delegation.schema.json"`
+	p, err := Decode("p.jsonc", []byte(`{`+ref+`, "allowed_tools": ["read_*"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Decode("q.jsonc", []byte(`{"allowed_tools": ["read_*"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Unknown) > 0 || len(SubsetProblems(p, plain)) > 0 || len(SubsetProblems(plain, p)) > 0 {
+		t.Fatalf("the $schema key changed the policy: unknown %v, problems %v", p.UnknownFields(), SubsetProblems(p, plain))
+	}
+	if _, err := DecodeRequest("r.jsonc", []byte(`{`+ref+`, "denied_tools": ["x"]}`)); err != nil {
+		t.Fatalf("a narrow request with $schema: %v", err)
 	}
 }
 

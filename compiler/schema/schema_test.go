@@ -91,7 +91,7 @@ func TestValidate(t *testing.T) {
 		{"agent rule typo", schema.Agent, `{"permission": {"bash": {"rm *": {"action": "deny", "why": "x"}}}}`, []string{"/permission/bash/rm * why"}},
 
 		{"delegation", schema.Delegation, `{
-			"allowed_tools": ["read_*"], "default_deny": false, "denied_tools": ["read_secrets"],
+			"$schema": "delegation.schema.json", "allowed_tools": ["read_*"], "default_deny": false, "denied_tools": ["read_secrets"],
 			"time_restrictions": {"*": "09:00-17:00"}, "rate_limits": {"*": "100/hour", "fetch_*": "0/day"},
 			"rate_limit_mode": "all", "rate_limit_scope": "agent", "require_agent_id": true, "allowed_roles": ["dev"],
 			"reauth_on_untrusted_reinvocation": true, "untrusted_reinvocation_threshold": 2,
@@ -105,7 +105,8 @@ func TestValidate(t *testing.T) {
 		{"delegation rate", schema.Delegation, `{"rate_limits": {"*": "010/hour"}}`, []string{"/rate_limits/*"}},
 		{"delegation window", schema.Delegation, `{"time_restrictions": {"*": "24:00-01:00"}}`, []string{"/time_restrictions/*"}},
 		{"delegation budget typo", schema.Delegation, `{"amplification_budget": {"max_call_per_run": 3}}`, []string{"/amplification_budget max_call_per_run"}},
-		{"narrow request", schema.DelegationRequest, `{"allowed_tools": [], "denied_tools": null, "rate_limits": {"*": "1/minute"}, "amplification_budget": null}`, nil},
+		{"delegation schema ref", schema.Delegation, `{"$schema": 1}`, []string{"/$schema"}},
+		{"narrow request", schema.DelegationRequest, `{"$schema": "delegation-request.schema.json", "allowed_tools": [], "denied_tools": null, "rate_limits": {"*": "1/minute"}, "amplification_budget": null}`, nil},
 		{"narrow request typo", schema.DelegationRequest, `{"denied": ["a"]}`, []string{"/ denied"}},
 
 		{"profile config", schema.ProfileConfig, `{

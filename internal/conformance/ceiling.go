@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -61,55 +62,66 @@ func compilePolicies(id string, raw map[string]json.RawMessage) (map[string]*del
 	return policies, out, err
 }
 
-func runCeiling(ctx context.Context, c delegationCase) error {
-	var in struct {
-		Policies   map[string]json.RawMessage `json:"policies"`
-		Chain      []string                   `json:"chain"`
-		ToolPolicy string                     `json:"toolPolicy"`
-		Call       *ceilingCall               `json:"call"`
-		Steps      []struct {
-			Action string                     `json:"action"`
-			Chain  []string                   `json:"chain"`
-			Call   ceilingCall                `json:"call"`
-			Expect map[string]json.RawMessage `json:"expect"`
-		} `json:"steps"`
-	}
+// ceilingInputs are a ceiling case's inputs: one call, or steps.
+type ceilingInputs struct {
+	Policies   map[string]json.RawMessage `json:"policies"`
+	Chain      []string                   `json:"chain"`
+	ToolPolicy string                     `json:"toolPolicy"`
+	Call       *ceilingCall               `json:"call"`
+	Steps      []struct {
+		Action string                     `json:"action"`
+		Chain  []string                   `json:"chain"`
+		Call   ceilingCall                `json:"call"`
+		Expect map[string]json.RawMessage `json:"expect"`
+	} `json:"steps"`
+}
+
+// runCeiling runs a ceiling case through the deciders newDecider builds:
+// the Rego ceiling over named policies by default (runDelegation), the Go
+// API or regate serve through RunCeiling.
+func runCeiling(ctx context.Context, c delegationCase, newDecider NewChainDecider) error {
+	var in ceilingInputs
 	var want map[string]json.RawMessage
 	if err := decodeBoth(c, &in, &want); err != nil {
 		return err
 	}
-	_, out, err := compilePolicies(c.ID, in.Policies)
+	for name, raw := range in.Policies {
+		if len(raw) == 0 || string(raw) == "null" {
+			in.Policies[name] = json.RawMessage("{}")
+		}
+	}
+	decider, err := newDecider(ctx, c.ID, in.Policies)
 	if err != nil {
 		return err
 	}
-	ceiling, err := runtime.NewCeiling(ctx, out)
-	if err != nil {
-		return err
-	}
-	decide := func(call ceilingCall, chain []string) (runtime.CeilingDecision, error) {
+	decide := func(call ceilingCall, chain []string) (runtime.CeilingDecision, bool, error) {
 		rc, err := call.runtimeCall(chain, in.ToolPolicy)
 		if err != nil {
-			return runtime.CeilingDecision{}, err
+			return runtime.CeilingDecision{}, false, err
 		}
-		return ceiling.Decide(ctx, rc)
+		d, err := decider.Decide(ctx, rc)
+		if errors.Is(err, ErrNotDelegated) {
+			return runtime.CeilingDecision{Decision: "deny"}, true, nil
+		}
+		return d, false, err
 	}
 	if in.Call != nil {
-		d, err := decide(*in.Call, in.Chain)
+		d, notDelegated, err := decide(*in.Call, in.Chain)
 		if err != nil {
 			return err
 		}
-		return checkCeiling(d, want)
+		return checkCeiling(d, want, notDelegated)
 	}
 	counts := map[string]int{}
 	for i, s := range in.Steps {
 		if s.Action != "call" {
 			return fmt.Errorf("step %d: unknown action %q", i, s.Action)
 		}
-		d, err := decide(s.Call, s.Chain)
+		d, notDelegated, err := decide(s.Call, s.Chain)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i, err)
 		}
-		if err := checkCeiling(d, s.Expect); err != nil {
+		if err := checkCeiling(d, s.Expect, notDelegated); err != nil {
 			return fmt.Errorf("step %d: %w", i, err)
 		}
 		counts[d.Decision]++
@@ -118,8 +130,12 @@ func runCeiling(ctx context.Context, c delegationCase) error {
 }
 
 // checkCeiling compares the keys of want with a ceiling decision; null
-// asserts empty.
-func checkCeiling(d runtime.CeilingDecision, want map[string]json.RawMessage) error {
+// asserts empty. A chain the entry point would not delegate (the prover
+// refused it) runs no call: only a refusal is expected of it.
+func checkCeiling(d runtime.CeilingDecision, want map[string]json.RawMessage, notDelegated bool) error {
+	if notDelegated {
+		return checkStrings(map[string]string{"decision": d.Decision}, want, "decision")
+	}
 	got := map[string]string{
 		"decision": d.Decision, "layer": d.Layer, "refusedBy": d.RefusedBy, "violation": d.Violation, "approver": d.Approver,
 	}

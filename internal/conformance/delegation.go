@@ -33,7 +33,7 @@ func runDelegation(ctx context.Context, raw []byte) Result {
 	case "subset":
 		err = runSubset(c)
 	case "ceiling":
-		err = runCeiling(ctx, c)
+		err = runCeiling(ctx, c, RegoCeiling)
 	case "budget":
 		err = runBudget(ctx, c)
 	case "lease":

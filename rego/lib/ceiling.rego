@@ -17,11 +17,17 @@
 #   state[name]      {"buckets": {key: {"tokens", "at"}}, "calls": n}: each
 #                    policy's rate buckets and the session's count of
 #                    allowed calls, as the runtime keeps them
+#   approvals        optional: [{"policy", "approver"}], the escalations of
+#                    this call a human has approved
 #
 # decision says allow, deny or escalate, the layer, the violation and the
-# policy; an allow carries the charges the runtime then commits (buckets
-# and ledgers are charged only for allowed calls, so a refused call cannot
-# drain a parent's shared bucket).
+# policy. An allow and an escalation carry the charges the call spends;
+# the runtime commits them for an allow only (buckets and ledgers are
+# charged only for allowed calls, so a refused call cannot drain a parent's
+# shared bucket). An escalation is charged when it is approved: the call is
+# decided again, at the time of the approval and on the state as it is
+# then, with the approval in input.approvals, and comes back an allow
+# (approved: true) only if no policy refuses it now.
 package regate.lib.ceiling
 
 policies := data.regate.delegation.policies
@@ -52,7 +58,8 @@ decision := refusal(r, layer) if {
 	"violation": null,
 	"policy": null,
 	"approver": null,
-	"reason": "",
+	"reason": approved_reason,
+	"approved": count(approved_by) > 0,
 	"charges": charges,
 }
 
@@ -199,13 +206,48 @@ over_budget(b, _) if {
 }
 
 # escalating is the outermost chain policy whose escalate_tools matches the
-# call and whose standing grants do not pre-approve it.
+# call, whose standing grants do not pre-approve it and whose escalation no
+# approval covers yet.
 escalating := names[0] if {
 	names := [name |
-		some name in input.chain
-		escalates(policies[name])
+		some name in escalations
+		not covered(name)
 	]
 }
+
+# escalations are the chain policies that escalate the call, outermost first.
+escalations := [name |
+	some name in input.chain
+	escalates(policies[name])
+]
+
+# approved_by are the approvers whose approval of this call counts: an
+# approval names an escalating policy and that policy's own approver (one
+# from anyone else approves nothing).
+approved_by := [a.approver |
+	some a in object.get(input, "approvals", [])
+	a.policy in escalations
+	is_string(a.approver)
+	a.approver == policies[a.policy].approver
+]
+
+# covered: the policy's approver has approved the call, or the policy has
+# no approver and an outer one's approval admits the call (a policy with no
+# approver refuses only when it is the outermost that escalates; a proven
+# child's approver is its parent's or none, so one approval covers a proven
+# chain).
+covered(name) if {
+	policies[name].approver in approved_by
+}
+
+covered(name) if {
+	policies[name].approver == null
+	count(approved_by) > 0
+}
+
+approved_reason := sprintf("approved by %s", [concat(", ", approved_by)]) if {
+	count(approved_by) > 0
+} else := ""
 
 escalates(p) if {
 	some e in p.escalate
@@ -228,14 +270,15 @@ escalation := {
 	"policy": escalating,
 	"approver": p.approver,
 	"reason": sprintf("the delegation policy %q escalates the call to %s", [escalating, p.approver]),
-	"charges": {"buckets": [], "ledgers": []},
+	"charges": charges,
 } if {
 	p := policies[escalating]
 	p.approver != null
 } else := refusal({"policy": escalating, "violation": "no_approver"}, layer)
 
-# charges are what an allowed call charges: every charged bucket and the
-# ledger of every policy with a call budget, in the chain and the tool's own.
+# charges are what an allowed call charges, and what an escalated one will
+# charge once approved: every charged bucket and the ledger of every policy
+# with a call budget, in the chain and the tool's own.
 charges := {
 	"buckets": [c | some name in checked; some c in bucket_charges(policies[name])],
 	"ledgers": [{"policy": name, "max_sessions": policies[name].budget.max_sessions} |
