@@ -10,7 +10,7 @@ var (
 	// policyKeys are the top-level keys the decoder reads; opaqueFields
 	// are read too.
 	policyKeys = []string{
-		"allowed_tools", "amplification_budget", "approver", "allowed_roles", "default_deny", "denied_tools",
+		"$schema", "allowed_tools", "amplification_budget", "approver", "allowed_roles", "default_deny", "denied_tools",
 		"escalate_tools", "escalation_channel", "escalation_ledger", "rate_limit_mode", "rate_limit_scope",
 		"rate_limits", "reauth_on_untrusted_reinvocation", "require_agent_id", "standing_grants",
 		"time_restrictions", "untrusted_reinvocation_threshold",
