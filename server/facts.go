@@ -20,22 +20,18 @@ const InputPath = "/v1/data/regate/input"
 // OPA server given the document decides as POST /v1/data/regate/decision
 // does. It holds the session a decision of that call would.
 func (s *Server) input(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Input *call `json:"input"`
-	}
-	if err := decodeBody(r, &req); err != nil || req.Input == nil || req.Input.Tool == "" {
-		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
+	in, cwd, size, ok := s.readCall(w, r)
+	if !ok {
 		return
 	}
-	in := req.Input
-	if msg := checkScope(in.Session, in.Cwd); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_parameter", msg)
+	// Building the document costs what a decision's facts cost: it waits
+	// for room as a decision does.
+	release, err := s.admit(r.Context(), size)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "unavailable", err.Error())
 		return
 	}
-	cwd := in.Cwd
-	if cwd == "" {
-		cwd = s.cfg.Cwd
-	}
+	defer release()
 	// The call's session and working directory: the same approvals and the
 	// same resolution as its decision.
 	p := s.current.Load()

@@ -119,7 +119,11 @@ type call struct {
 	Cwd     string `json:"cwd"`
 }
 
-func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+// readCall decodes the call of a decision request and checks its scope,
+// answering 400 itself when either is wrong (ok is then false). cwd is the
+// call's working directory, the server's when the call names none; size is
+// the body's length, the weight admit gives the call.
+func (s *Server) readCall(w http.ResponseWriter, r *http.Request) (in *call, cwd string, size int64, ok bool) {
 	var req struct {
 		Input *call `json:"input"`
 	}
@@ -127,20 +131,27 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	r.Body = body
 	if err := decodeBody(r, &req); err != nil || req.Input == nil || req.Input.Tool == "" {
 		writeError(w, http.StatusBadRequest, "invalid_parameter", "want {\"input\": {\"tool\": …, \"input\": {…}}}"+errSuffix(err))
-		return
+		return nil, "", 0, false
 	}
-	in := req.Input
+	in = req.Input
 	if msg := checkScope(in.Session, in.Cwd); msg != "" {
 		writeError(w, http.StatusBadRequest, "invalid_parameter", msg)
-		return
+		return nil, "", 0, false
 	}
-	cwd := in.Cwd
-	if cwd == "" {
+	if cwd = in.Cwd; cwd == "" {
 		cwd = s.cfg.Cwd
+	}
+	return in, cwd, body.n, true
+}
+
+func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+	in, cwd, size, ok := s.readCall(w, r)
+	if !ok {
+		return
 	}
 	ctx := r.Context()
 	p := s.current.Load()
-	release, err := s.admit(ctx, body.n)
+	release, err := s.admit(ctx, size)
 	if err != nil {
 		s.abandoned(in.Call, nil, p.out.Hash)
 		writeError(w, http.StatusServiceUnavailable, "unavailable", err.Error()+" (block the call)")
@@ -163,7 +174,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal_error", err.Error()+" (block the call)")
 		return
 	}
-	s.asks.remember(req.Input.Session, d)
+	s.asks.remember(in.Session, d)
 	id := ""
 	if s.cfg.Log != nil {
 		if id, err = s.cfg.Log.Log(in.Call, d, p.out.Hash); err != nil {
