@@ -17,15 +17,15 @@ import (
 )
 
 type installParams struct {
-	write    bool
-	project  bool
-	force    bool
-	trust    bool
-	policy   string
+	write   bool
+	project bool
+	force   bool
+	trust   bool
+	policy  string
 	// hardGuards is the hard-guards file the hook reads beside the policy.
 	hardGuards string
 	bin        string
-	deadline time.Duration
+	deadline   time.Duration
 	// codex is the Codex executable --trust talks to.
 	codex string
 }
