@@ -17,13 +17,15 @@ import (
 )
 
 type installParams struct {
-	write    bool
-	project  bool
-	force    bool
-	trust    bool
-	policy   string
-	bin      string
-	deadline time.Duration
+	write   bool
+	project bool
+	force   bool
+	trust   bool
+	policy  string
+	// hardGuards is the hard-guards file the hook reads beside the policy.
+	hardGuards string
+	bin        string
+	deadline   time.Duration
 	// codex is the Codex executable --trust talks to.
 	codex string
 }
@@ -45,8 +47,10 @@ kept, and regate's earlier entry is replaced.
 The hook carries regate's own --deadline; the host's timeout is written in the host's unit
 (Gemini CLI: milliseconds) at three times the deadline, so regate always answers first.
 
-install refuses what would make the hook fail open or break: a policy file that is missing or
-does not compile, a regate executable in a temporary or build-cache folder (go run), and with
+With --hard-guards the hook reads that hard-guards file too.
+
+install refuses what would make the hook fail open or break: a policy or hard-guards file that
+is missing or does not compile, a regate executable in a temporary or build-cache folder (go run), and with
 --project anything machine-specific (the policy must lie inside the project; the hook runs
 regate from PATH). --force writes anyway, with a warning. It then prints the host's next step
 (restart it; Codex: trust the hook in /hooks, or --trust) and a command that proves the hook
@@ -63,6 +67,7 @@ fires. docs/install.md has the details.`,
 	fl.BoolVar(&p.write, "write", false, "merge into the settings file instead of printing it")
 	fl.BoolVar(&p.project, "project", false, "the project's settings file (in the current directory) instead of the user's")
 	fl.StringVar(&p.policy, "policy", "", "the policy the hook decides with (default: the bundled default policy)")
+	fl.StringVar(&p.hardGuards, "hard-guards", "", "the hard-guards file the hook reads too (regate init writes one beside the policy)")
 	fl.DurationVar(&p.deadline, "deadline", defaultHookDeadline, "the hook's own deadline; the host's timeout is set to three times it")
 	fl.BoolVar(&p.force, "force", false, "write even what install would refuse, with a warning")
 	fl.StringVar(&p.bin, "bin", "", "the regate executable the hook runs (default: this one; with --project, regate from PATH)")

@@ -22,8 +22,9 @@ type installPlan struct {
 	// dir is the folder the host runs it in, where the host takes one.
 	dir string
 	// bin and policy are the executable and policy file as found on this
-	// machine (policy empty: the bundled default), for the proof command.
-	bin, policy string
+	// machine (policy empty: the bundled default), for the proof command;
+	// hardGuards the hard-guards file, if any.
+	bin, policy, hardGuards string
 	// binArg and policyArg are them as the host is to name them: with
 	// --project, "regate" from PATH and a path relative to the project.
 	binArg, policyArg string
@@ -98,12 +99,38 @@ func planInstall(ctx context.Context, p *installParams, host, project string) (i
 			plan.command += " --policy " + shellQuoteArg(abs)
 		}
 	}
-	compiled, err := compileForInstall(ctx, plan.policy)
+	if p.hardGuards != "" {
+		problems = append(problems, planHardGuards(p, host, project, &plan)...)
+	}
+	compiled, err := compileForInstall(ctx, plan.policy, plan.hardGuards)
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
 	plan.compiled = compiled
 	return plan, problems
+}
+
+// planHardGuards adds --hard-guards to the hook command, named as the
+// policy is (with --project, from the project folder), and lists what
+// would keep the hook from reading it.
+func planHardGuards(p *installParams, host, project string, plan *installPlan) []string {
+	var problems []string
+	abs, _ := filepath.Abs(p.hardGuards)
+	plan.hardGuards = abs
+	if host == "opencode" {
+		problems = append(problems, "OpenCode's plugin passes no --hard-guards to the hook, so the hard guards would not be read; leave --hard-guards out and move them into the policy")
+	}
+	if !p.project {
+		plan.command += " --hard-guards " + shellQuoteArg(abs)
+		return problems
+	}
+	rel, inside := within(project, abs)
+	if !inside {
+		plan.command += " --hard-guards " + shellQuoteArg(abs)
+		return append(problems, fmt.Sprintf("--project writes a file other machines read, and the hard guards %s lie outside the project; put them in the project (for example .regate/hard-guards.jsonc)", p.hardGuards))
+	}
+	plan.command += " --hard-guards " + projectRef(host, rel, plan)
+	return problems
 }
 
 // projectRef is a path inside the project as the host's hook command names
@@ -130,12 +157,15 @@ func projectRef(host, rel string, plan *installPlan) string {
 // compileForInstall compiles the policy the way the hook does (the bundled
 // default when path is empty) and loads it into an engine; any error, or a
 // diagnostic that makes the file fail closed, is a refusal.
-func compileForInstall(ctx context.Context, path string) (*compiler.Output, error) {
+func compileForInstall(ctx context.Context, path, hardGuards string) (*compiler.Output, error) {
 	name := path
 	if name == "" {
 		name = "the bundled default policy"
 	}
-	rf := &ruleFlags{policy: path}
+	if hardGuards != "" {
+		name += " (with the hard guards " + hardGuards + ")"
+	}
+	rf := &ruleFlags{policy: path, hardGuards: hardGuards}
 	out, err := rf.compile(io.Discard)
 	if err != nil {
 		return nil, fmt.Errorf("the policy %s cannot be read (%s), so the hook would block every call", name, errText(err))

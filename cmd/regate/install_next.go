@@ -81,6 +81,9 @@ func proofCommand(host string, plan installPlan, p *installParams) (string, stri
 	if plan.policy != "" {
 		line += " --policy " + shellQuoteArg(plan.policy)
 	}
+	if plan.hardGuards != "" {
+		line += " --hard-guards " + shellQuoteArg(plan.hardGuards)
+	}
 	switch action {
 	case "deny":
 		return line, fmt.Sprintf("it must deny %q", probe)

@@ -44,6 +44,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newApproveCmd(a),
 		newServeCmd(a),
 		newInstallCmd(a),
+		newInitCmd(a),
 	)
 	return root
 }
