@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
@@ -59,16 +60,20 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	texts := map[string]string{}
-	for _, set := range []func() (map[string]string, error){regolib.Modules, regolib.TestModules} {
-		m, err := set()
-		if err != nil {
-			return withCode(exitFault, err)
-		}
-		for path, text := range m {
-			texts[path] = text
-		}
+	// The library's own tests run as `go test ./rego` runs them, over no
+	// data: they set the rules they need with `with`, and the user's rules
+	// (hard guards on .env, say) must not leak into them. The generated
+	// modules, the policy's examples and the user's tests run over the
+	// compiled rules.
+	lib, err := regolib.Modules()
+	if err != nil {
+		return withCode(exitFault, err)
 	}
+	libTests, err := regolib.TestModules()
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	texts := maps.Clone(lib)
 	for _, m := range out.Modules {
 		texts[m.Path] = m.Text
 	}
@@ -77,13 +82,13 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 	} else if ok {
 		texts[m.Path] = m.Text
 	}
-	modules := map[string]*ast.Module{}
-	for path, text := range texts {
-		parsed, err := ast.ParseModuleWithOpts(path, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
-		if err != nil {
-			return withCode(exitFault, err)
-		}
-		modules[path] = parsed
+	libModules, err := parseModules(lib, libTests)
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	modules, err := parseModules(texts)
+	if err != nil {
+		return withCode(exitFault, err)
 	}
 	b, err := out.Bundle()
 	if err != nil {
@@ -105,17 +110,26 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 			data[k] = v
 		}
 	}
-	ch, err := tester.NewRunner().SetStore(inmem.NewFromObject(data)).SetModules(modules).RunTests(ctx, nil)
-	if err != nil {
-		return withCode(exitBadRules, err)
+	var runs []<-chan *tester.Result
+	for _, run := range []struct {
+		modules map[string]*ast.Module
+		data    map[string]any
+	}{{libModules, map[string]any{}}, {modules, data}} {
+		ch, err := tester.NewRunner().SetStore(inmem.NewFromObject(run.data)).SetModules(run.modules).RunTests(ctx, nil)
+		if err != nil {
+			return withCode(exitBadRules, err)
+		}
+		runs = append(runs, ch)
 	}
 	var results []*tester.Result
 	failed := 0
-	for r := range ch {
-		if r.Fail || r.Error != nil {
-			failed++
+	for _, ch := range runs {
+		for r := range ch {
+			if r.Fail || r.Error != nil {
+				failed++
+			}
+			results = append(results, r)
 		}
-		results = append(results, r)
 	}
 	rch := make(chan *tester.Result, len(results))
 	for _, r := range results {
@@ -129,4 +143,19 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 		return withCode(exitBadRules, nil)
 	}
 	return nil
+}
+
+// parseModules parses the Rego texts of every set, keyed by path.
+func parseModules(sets ...map[string]string) (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	for _, texts := range sets {
+		for path, text := range texts {
+			parsed, err := ast.ParseModuleWithOpts(path, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+			if err != nil {
+				return nil, err
+			}
+			modules[path] = parsed
+		}
+	}
+	return modules, nil
 }
