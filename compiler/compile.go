@@ -47,6 +47,10 @@ type Output struct {
 	// Examples are the policy's inline examples: calls and the decisions
 	// they must get.
 	Examples []Example
+	// ExampleDiagnostics are the problems of the inline examples, also in
+	// Diagnostics. They are the one kind of error that leaves the rules in
+	// force: a broken example is left out, and decides no call.
+	ExampleDiagnostics Errors
 	// Hash identifies the compiled policy: equal hashes, equal decisions.
 	Hash string
 	// Home is the home directory patterns were expanded against.
@@ -171,6 +175,7 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 	// An example's errors are reported (check, test and bundle exit 2 on
 	// them) but leave the rules in force: an example decides no call.
 	out.Diagnostics = append(out.Diagnostics, pol.exampleDiags...)
+	out.ExampleDiagnostics = pol.exampleDiags
 	if fatal := d.list.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
 		data["floors"] = faultFloor("<invalid-policy>", fatal)
