@@ -62,6 +62,7 @@ type Option func(*options)
 
 type options struct {
 	home string
+	lint bool
 }
 
 // WithHome sets the home directory that ~, $HOME and ${HOME} expand to. It
@@ -79,10 +80,14 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	o := resolveOptions(opts)
 	out := &Output{Knobs: DefaultKnobs(), Home: o.home}
 
+	var lint *budget // nil: no precedence lint
+	if o.lint {
+		lint = &budget{left: lintBudgetSteps}
+	}
 	layers := []layer{
-		compileAgents(in.Agents, o.home, out),
+		compileAgents(in.Agents, o.home, lint, out),
 		compileHardGuards(in.HardGuards, o.home, out),
-		compilePolicy(in.Policy, o.home, out),
+		compilePolicy(in.Policy, o.home, lint, out),
 	}
 	gen := map[string]any{}
 	for _, l := range layers {
@@ -161,7 +166,7 @@ type layer struct {
 	data    map[string]any
 }
 
-func compilePolicy(src *Source, home string, out *Output) layer {
+func compilePolicy(src *Source, home string, lint *budget, out *Output) layer {
 	var d diags
 	var sources []string
 	data := map[string]any{}
@@ -179,6 +184,8 @@ func compilePolicy(src *Source, home string, out *Output) layer {
 	if fatal := d.list.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
 		data["floors"] = faultFloor("<invalid-policy>", fatal)
+	} else if lint != nil {
+		lintPermission(&pol.Permission, home, lint, &d)
 	}
 	out.Diagnostics = append(out.Diagnostics, d.list...)
 	out.Knobs = pol.Knobs
@@ -221,13 +228,16 @@ func compileHardGuards(src *Source, home string, out *Output) layer {
 	return layer{"hardguards", sources, data}
 }
 
-func compileAgents(srcs []Source, home string, out *Output) layer {
+func compileAgents(srcs []Source, home string, lint *budget, out *Output) layer {
 	agents := map[string]any{}
 	var sources []string
 	for _, src := range srcs {
 		sources = append(sources, src.Name)
 		var d diags
 		a := parseAgent(src.Name, src.Data, &d)
+		if lint != nil && a != nil && !d.failed() {
+			lintPermission(&a.Permission, home, lint, &d)
+		}
 		out.Diagnostics = append(out.Diagnostics, d.list...)
 		if fatal := d.list.Fatal(); len(fatal) > 0 {
 			name := agentName(src.Name)

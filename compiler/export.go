@@ -27,12 +27,24 @@ type RuleRecord struct {
 	ShadowedBy   string `json:"shadowed_by,omitempty"`
 }
 
-// An Audit is the export of a compiled policy: every rule, and the
-// patterns written twice in one place (the earlier of which was dropped:
-// the later value wins).
+// An Audit is the export of a compiled policy: every rule, the patterns
+// written twice in one place (the earlier of which was dropped: the later
+// value wins), and the precedence surprises.
 type Audit struct {
 	Rules      []RuleRecord `json:"rules"`
 	Duplicates []Duplicate  `json:"duplicates"`
+	// Precedence are the warnings of the precedence lint (outranked_deny,
+	// order_decides, precedence_unchecked): an allow or ask that outranks a
+	// deny, rules that only key order ranks. Compile finds them when asked
+	// WithPrecedenceLint, as regate export does.
+	Precedence []Finding `json:"precedence"`
+}
+
+// A Finding is one positioned warning, as check prints it.
+type Finding struct {
+	Pos  string `json:"pos"`
+	Code string `json:"code"`
+	Msg  string `json:"message"`
 }
 
 // A Duplicate is a key written twice; Pos is the later one, which won.
@@ -67,10 +79,13 @@ func (o *Output) Export() (*Audit, error) {
 		records = append(records, setRecords(byName[n], "agent", n)...)
 	}
 	o.analyse(records, hardGuards)
-	a := &Audit{Rules: records, Duplicates: []Duplicate{}}
+	a := &Audit{Rules: records, Duplicates: []Duplicate{}, Precedence: []Finding{}}
 	for _, d := range o.Diagnostics {
-		if d.Code == CodeDuplicateKey {
+		switch d.Code {
+		case CodeDuplicateKey:
 			a.Duplicates = append(a.Duplicates, Duplicate{Pos: d.Pos.String(), Msg: d.Msg})
+		case CodeOutrankedDeny, CodeOrderDecides, CodePrecedenceUnchecked:
+			a.Precedence = append(a.Precedence, Finding{Pos: d.Pos.String(), Code: d.Code, Msg: d.Msg})
 		}
 	}
 	return a, nil

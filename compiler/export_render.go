@@ -20,7 +20,8 @@ func (a *Audit) WriteJSON(w io.Writer) error {
 var csvHeader = []string{"layer", "agent", "surface", "pattern", "action", "reason", "rank", "pos", "never_decides", "shadowed_by"}
 
 // WriteCSV writes one row per rule, with a header; the duplicates are
-// rows of layer "duplicate-key".
+// rows of layer "duplicate-key", the precedence warnings rows whose layer is
+// their code.
 func (a *Audit) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -37,12 +38,17 @@ func (a *Audit) WriteCSV(w io.Writer) error {
 			return err
 		}
 	}
+	for _, f := range a.Precedence {
+		if err := cw.Write([]string{f.Code, "", "", "", "", f.Msg, "", f.Pos, "", ""}); err != nil {
+			return err
+		}
+	}
 	cw.Flush()
 	return cw.Error()
 }
 
 // WriteMarkdown writes the rules as a table per layer, then the rules that
-// can never decide and the duplicated keys.
+// can never decide, the duplicated keys and the precedence warnings.
 func (a *Audit) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Compiled rules\n")
@@ -78,6 +84,13 @@ func (a *Audit) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "- %s: %s\n", d.Pos, d.Msg)
 	}
 	if len(a.Duplicates) == 0 {
+		b.WriteString("None.\n")
+	}
+	b.WriteString("\n## Precedence surprises\n\n")
+	for _, f := range a.Precedence {
+		fmt.Fprintf(&b, "- %s: %s [%s]\n", f.Pos, cell(f.Msg), f.Code)
+	}
+	if len(a.Precedence) == 0 {
 		b.WriteString("None.\n")
 	}
 	_, err := io.WriteString(w, b.String())

@@ -17,7 +17,7 @@ func TestExportGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}, compiler.WithHome("/home/u"))
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}, compiler.WithHome("/home/u"), compiler.WithPrecedenceLint())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +63,17 @@ func TestExportFindsRulesThatNeverDecide(t *testing.T) {
 			"path": {"~/.ssh/*": "deny", "/home/u/.ssh/*": "ask", "*.env": "allow"},
 			"bash": {"git *": "allow", "git": "ask", "ls": "allow", "ls": "deny"}}}`)}, // "git" decides the bare git, "git *" the rest
 		HardGuards: &compiler.Source{Name: "h.jsonc", Data: []byte(`{"permission": {"path": {"*.env": "deny"}}}`)},
-	}, compiler.WithHome("/home/u"))
+	}, compiler.WithHome("/home/u"), compiler.WithPrecedenceLint())
 	if err != nil {
 		t.Fatal(err)
 	}
 	audit, err := out.Export()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// "~/.ssh/*" and "/home/u/.ssh/*" are one pattern: only key order ranks them.
+	if len(audit.Precedence) != 1 || audit.Precedence[0].Code != compiler.CodeOrderDecides || audit.Precedence[0].Pos != "p.jsonc:2:33" {
+		t.Errorf("precedence %+v; want the order_decides of /home/u/.ssh/* at p.jsonc:2:33", audit.Precedence)
 	}
 	never := map[string]string{}
 	for _, r := range audit.Rules {

@@ -38,15 +38,7 @@ type ranked struct {
 // baseline adds the mcp discovery targets (R6); session approvals, which
 // hold only what the user approved, never get them.
 func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.Value {
-	rs := make([]ranked, 0, len(rules)+len(mcpBaseline))
-	for i, r := range rules {
-		e := ExpandHome(r.Pattern, home)
-		rs = append(rs, ranked{Rule: r, expanded: e, spec: measure(e, i+1)})
-	}
-	if surface == "mcp" && baseline {
-		rs = addMCPBaseline(rs)
-	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].spec.less(rs[j].spec) })
+	rs := rankRules(surface, rules, home, baseline)
 
 	// Every (index, key, rank) the rules contribute, sorted by index and key
 	// below; the stable sort keeps each key's ranks ascending. A slice of
@@ -61,13 +53,7 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.
 	out := make([]*ast.Term, len(rs))
 	for rank, r := range rs {
 		p := collapseStars(r.expanded)
-		forms := []string{p}
-		if surface == "bash" {
-			// "git *" also matches the bare "git" (the bash section).
-			if bare, ok := strings.CutSuffix(p, " *"); ok {
-				forms = append(forms, bare)
-			}
-		}
+		forms := matchForms(surface, p)
 		obj := ruleItems(r.Rule)
 		if r.baseline {
 			obj = append(obj, item("baseline", ast.InternedTerm(true)))
@@ -124,6 +110,34 @@ func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.
 		}
 	}
 	return ast.NewObject(items...)
+}
+
+// rankRules orders the rules of one pattern map from least to most specific
+// (R1), with the mcp discovery baseline when asked (R6): a rule's index is
+// its specificity rank. The matcher and the precedence lint (lint.go) both
+// rank through it, so the lint judges exactly the order that decides.
+func rankRules(surface string, rules []Rule, home string, baseline bool) []ranked {
+	rs := make([]ranked, 0, len(rules)+len(mcpBaseline))
+	for i, r := range rules {
+		e := ExpandHome(r.Pattern, home)
+		rs = append(rs, ranked{Rule: r, expanded: e, spec: measure(e, i+1)})
+	}
+	if surface == "mcp" && baseline {
+		rs = addMCPBaseline(rs)
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].spec.less(rs[j].spec) })
+	return rs
+}
+
+// matchForms are the patterns a rule matches a value with, collapsed: the
+// pattern, and for bash "X *" also the bare "X" (the bash section).
+func matchForms(surface, collapsed string) []string {
+	if surface == "bash" {
+		if bare, ok := strings.CutSuffix(collapsed, " *"); ok {
+			return []string{collapsed, bare}
+		}
+	}
+	return []string{collapsed}
 }
 
 func item(key string, v *ast.Term) [2]*ast.Term {

@@ -22,44 +22,49 @@ import (
 // the same whole decision from both.
 func TestFastPathAgreesOnWorkload(t *testing.T) {
 	calls := mixedCalls(t)
+	if len(calls) < 900 {
+		t.Fatalf("the workload has %d calls; want at least 900", len(calls))
+	}
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
 	names = append(names, "workload-33")
+	if len(names)*len(calls) < 10000 {
+		t.Errorf("%d policies and %d calls give %d decisions to compare; the workload should give at least 10,000", len(names), len(calls), len(names)*len(calls))
+	}
 	ctx := context.Background()
 	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc",
 		"/home/u/repo/loop1": "link:loop2", "/home/u/repo/loop2": "link:loop1"}
-	n := 0
+	// Each policy is its own parallel subtest, with its own engines.
 	for _, name := range names {
-		src, _ := fs.ReadFile(policies.FS, name)
-		if name == "workload-33" {
-			src = []byte(workload.Policy(33))
-		}
-		in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
-		if name == "hard-guards.jsonc" {
-			in = compiler.Input{HardGuards: &compiler.Source{Name: name, Data: src}}
-		}
-		out, err := compiler.Compile(in, compiler.WithHome("/home/u"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fast, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pure, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithPureRego())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range calls {
-			a, errA := fast.Decide(ctx, c)
-			b, errB := pure.Decide(ctx, c)
-			n++
-			if errA != nil || errB != nil || a != b {
-				t.Errorf("%s %v: fast %+v (%v)\n pure %+v (%v)", name, c, a, errA, b, errB)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src, _ := fs.ReadFile(policies.FS, name)
+			if name == "workload-33" {
+				src = []byte(workload.Policy(33))
 			}
-		}
-	}
-	if n < 10000 {
-		t.Errorf("compared %d decisions; the workload should give at least 10,000", n)
+			in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
+			if name == "hard-guards.jsonc" {
+				in = compiler.Input{HardGuards: &compiler.Source{Name: name, Data: src}}
+			}
+			out, err := compiler.Compile(in, compiler.WithHome("/home/u"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pure, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithPureRego())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range calls {
+				a, errA := fast.Decide(ctx, c)
+				b, errB := pure.Decide(ctx, c)
+				if errA != nil || errB != nil || a != b {
+					t.Errorf("%v: fast %+v (%v)\n pure %+v (%v)", c, a, errA, b, errB)
+				}
+			}
+		})
 	}
 }
 

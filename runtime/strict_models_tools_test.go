@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,38 +92,23 @@ func toolEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
 	}
 }
 
-// toolRun runs cmd in real bash in a fresh, set-up copy of toolsFixture,
-// with a home of its own (git, curl and npm read no configuration of the
-// machine's, go env -w writes there) and go's build cache shared. It
-// returns what the command printed and the files it created, changed or
-// removed (git's own bookkeeping left out).
-func toolRun(t *testing.T, bash, cmd string) bashEffect {
+// toolRun runs cmd in real bash in a fresh copy of the set-up fixture
+// (toolsTemplate), with a home of its own (git, curl and npm read no
+// configuration of the machine's, go env -w writes there) and go's build
+// cache shared. It returns what the command printed and the files it
+// created, changed or removed (git's own bookkeeping left out).
+func toolRun(t *testing.T, bash, template, cmd string) bashEffect {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range toolsFixture {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(os.Environ(), "HOME="+filepath.Join(dir, ".home"), "GOENV="+filepath.Join(dir, ".home", "goenv"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@t", "GOTOOLCHAIN=local", "GOFLAGS=", "npm_config_update_notifier=false")
-	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
-		env = append(env, "GOCACHE="+strings.TrimSpace(string(out)))
-	}
 	run := func(script string) ([]byte, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		c := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", script)
-		c.Dir, c.Env, c.Stdin = dir, env, strings.NewReader("")
+		c.Dir, c.Env, c.Stdin = dir, toolsEnv(dir), strings.NewReader("")
 		return c.CombinedOutput()
 	}
-	if out, err := run(toolsSetup); err != nil {
-		t.Fatalf("setting up the fixture: %v\n%s", err, out)
+	if out, err := exec.Command("cp", "-a", template+"/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copying the fixture: %v\n%s", err, out)
 	}
 	before := snapshot(dir)
 	out, err := run(cmd)
@@ -141,6 +127,48 @@ func toolRun(t *testing.T, bash, cmd string) bashEffect {
 	slices.Sort(eff.changed)
 	return eff
 }
+
+// toolsTemplate writes toolsFixture under dir and runs toolsSetup there,
+// once for every row: each row runs in a copy.
+func toolsTemplate(t *testing.T, bash string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range toolsFixture {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := exec.Command(bash, "--norc", "--noprofile", "-c", toolsSetup)
+	c.Dir, c.Env, c.Stdin = dir, toolsEnv(dir), strings.NewReader("")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("setting up the fixture: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// toolsEnv is the environment of a row run in dir.
+func toolsEnv(dir string) []string {
+	env := append(os.Environ(), "HOME="+filepath.Join(dir, ".home"), "GOENV="+filepath.Join(dir, ".home", "goenv"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GOTOOLCHAIN=local", "GOFLAGS=", "npm_config_update_notifier=false")
+	if cache := goCache(); cache != "" {
+		env = append(env, "GOCACHE="+cache)
+	}
+	return env
+}
+
+// goCache is go's build cache, asked of go once.
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 // snapshot reads every file under dir but git's index and logs, which
 // git status and the like rewrite.
@@ -191,6 +219,11 @@ func TestStrictToolModels(t *testing.T) {
 	fsys := toolsFS()
 	def, user := newDefaultEngines(t, fsys), toolEngines(t, fsys)
 	bash, _ := exec.LookPath("bash")
+	// The rows run in parallel, each in a copy of one set-up fixture.
+	template := ""
+	if bash != "" {
+		template = toolsTemplate(t, bash)
+	}
 
 	for _, c := range []struct {
 		cmd                         string
@@ -254,9 +287,10 @@ func TestStrictToolModels(t *testing.T) {
 		{"git log --onel", rejected, "ask", "allow", "ask", "allow"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
+			t.Parallel()
 			program, _, _ := strings.Cut(c.cmd, " ")
 			if _, err := exec.LookPath(program); bash != "" && err == nil {
-				if eff := toolRun(t, bash, c.cmd); !c.does.holds(eff) {
+				if eff := toolRun(t, bash, template, c.cmd); !c.does.holds(eff) {
 					t.Fatalf("bash -c %q does not do what the row says (%s): %+v", c.cmd, c.does.says, eff)
 				}
 			}

@@ -29,7 +29,9 @@ func newCheckCmd(a *app) *cobra.Command {
 Markdown files (*.md) and profile config files (named config.json), given as arguments or with
 the same flags as decide, and delegation policy files given with --delegation. It prints every
 error and warning as file:line:col, an unknown key with the key it most likely misspells, and
-exits 2 when there is an error. docs/policy.md lists every key of every file; the JSON Schemas
+exits 2 when there is an error. Warnings include precedence surprises: an allow or ask that
+outranks a deny on values both match (outranked_deny), and rules of different actions that only
+key order ranks (order_decides), each with both positions and a call that shows it. docs/policy.md lists every key of every file; the JSON Schemas
 in compiler/schema describe the same for editors.`,
 		Example: `  regate check policy.jsonc hard-guards.jsonc agents/reviewer.md
   regate check --delegation planner.jsonc ~/.pi/agent/system-prompts/config.json`,
@@ -117,10 +119,10 @@ func permissionRulesNamed(f *ruleFlags) bool {
 }
 
 // checkPermissionRules compiles policy.jsonc, hard-guards.jsonc and the
-// agent files, printing every diagnostic, and decides the policy's inline
-// examples when it has no error.
+// agent files with the precedence lint, printing every diagnostic, and
+// decides the policy's inline examples when it has no error.
 func checkPermissionRules(ctx context.Context, rules *ruleFlags, stdout io.Writer) (errs, warns int, err error) {
-	out, err := rules.compile(stdout)
+	out, err := rules.compile(stdout, compiler.WithPrecedenceLint())
 	if err != nil {
 		return 0, 0, err
 	}

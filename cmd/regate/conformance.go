@@ -23,21 +23,24 @@ func newConformanceCmd(a *app) *cobra.Command {
 delegation, profile). Each failure is printed on one line as
 FAIL <id>: want <decision> [<matched>], got <decision> [<matched>]; each file ends with its
 counts and the run with the total, N passed, N failed. A suite regate cannot run yet counts
-its cases as failed. Exit 6 when a case failed.`,
+its cases as failed. Exit 6 when a case failed. Progress goes to stderr: a live line on a
+terminal, otherwise a line every few seconds once the run has taken five.`,
 		Example: `  regate conformance testdata/conformance/*.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runConformance(cmd.Context(), p, args, a.stdout)
+			return runConformance(cmd.Context(), p, args, a.stdout, a.stderr)
 		},
 	}
 	cmd.Flags().BoolVarP(&p.quiet, "quiet", "q", false, "print only the counts")
 	return cmd
 }
 
-func runConformance(ctx context.Context, p *conformanceParams, paths []string, stdout io.Writer) error {
+func runConformance(ctx context.Context, p *conformanceParams, paths []string, stdout, stderr io.Writer) error {
 	total, totalFailed := 0, 0
 	for _, path := range paths {
-		rs, err := conformance.RunFile(ctx, path)
+		pr := newProgress(stderr, "conformance "+path)
+		rs, err := conformance.RunFileProgress(ctx, path, pr.update)
+		pr.finish()
 		if err != nil {
 			return withCode(exitUsage, err)
 		}

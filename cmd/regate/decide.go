@@ -121,13 +121,17 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 		return err
 	}
 	results := make([]decided, 0, len(calls))
+	pr := newProgress(stderr, "decide: calls")
 	for _, c := range calls {
 		d, err := eng.Decide(ctx, c)
 		if err != nil {
+			pr.finish()
 			return withCode(exitFault, fmt.Errorf("%s: %w (block this call)", callSummary(c), err))
 		}
 		results = append(results, decided{Call: c, Decision: d})
+		pr.update(len(results), len(calls))
 	}
+	pr.finish()
 	if err := printDecisions(stdout, p.format, results); err != nil {
 		return withCode(exitFault, err)
 	}

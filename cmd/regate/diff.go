@@ -72,7 +72,10 @@ closed, so every call would "change" for a reason that is not the edit).`,
 			enc := json.NewEncoder(a.stdout)
 			enc.SetEscapeHTML(false)
 			changed := 0
+			pr := newProgress(a.stderr, "diff: calls")
+			defer pr.finish()
 			for k := range calls {
+				pr.update(k, len(calls))
 				before, err := decide[0](k)
 				if err != nil {
 					return err

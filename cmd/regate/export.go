@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/regate/regate/compiler"
 )
 
 type exportParams struct {
@@ -19,12 +21,13 @@ func newExportCmd(a *app) *cobra.Command {
 		Long: `export compiles the rule files and writes every rule with its layer, surface, pattern as
 written, action, reason, specificity rank and source file:line:col, and the analysis: rules that
 can never decide (a hard guard or a more specific rule of their surface covers every value they
-match) and keys written twice (the later value won). A rule file with an error exits 2 and
+match), keys written twice (the later value won) and precedence surprises (an allow or ask that
+outranks a deny, rules only key order ranks), also printed to stderr as check prints them. A rule file with an error exits 2 and
 exports nothing: its rules are not the ones that decide (it fails closed).`,
 		Example: `  regate export --policy policy.jsonc --hard-guards hard-guards.jsonc --format md > rules.md`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := p.rules.compile(a.stderr)
+			out, err := p.rules.compile(a.stderr, compiler.WithPrecedenceLint())
 			if err != nil {
 				return err
 			}

@@ -200,18 +200,19 @@ func readSource(path string) (*compiler.Source, error) {
 
 // compile reads and compiles the rule files, printing every diagnostic to
 // w. Diagnostics never stop a decision: the file fails closed instead.
-func (f *ruleFlags) compile(w io.Writer) (*compiler.Output, error) {
-	return f.compileIn(w, nil)
+// extra adds compiler options (check and export add the precedence lint).
+func (f *ruleFlags) compile(w io.Writer, extra ...compiler.Option) (*compiler.Output, error) {
+	return f.compileIn(w, nil, extra...)
 }
 
 // compileIn is compile through a state folder: rule files compiled by an
 // earlier process are read back instead (nil: always compile).
-func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir) (*compiler.Output, error) {
+func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir, extra ...compiler.Option) (*compiler.Output, error) {
 	in, err := f.input()
 	if err != nil {
 		return nil, err
 	}
-	var opts []compiler.Option
+	opts := append([]compiler.Option(nil), extra...)
 	if f.home != "" {
 		opts = append(opts, compiler.WithHome(f.home))
 	}

@@ -123,14 +123,17 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 	}
 	var results []*tester.Result
 	failed := 0
+	pr := newProgress(stderr, "test: tests run")
 	for _, ch := range runs {
 		for r := range ch {
 			if r.Fail || r.Error != nil {
 				failed++
 			}
 			results = append(results, r)
+			pr.update(len(results), 0)
 		}
 	}
+	pr.finish()
 	rch := make(chan *tester.Result, len(results))
 	for _, r := range results {
 		rch <- r

@@ -42,19 +42,38 @@ type header struct {
 
 // RunFile runs every case of a JSON Lines file.
 func RunFile(ctx context.Context, path string) ([]Result, error) {
+	return RunFileProgress(ctx, path, nil)
+}
+
+// Progress is told, after each case, how many cases ran of how many.
+type Progress func(done, total int)
+
+// RunFileProgress is RunFile telling progress (nil: nobody) how far it got:
+// a large file takes a while.
+func RunFileProgress(ctx context.Context, path string, progress Progress) ([]Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Run(ctx, path, b)
+	return run(ctx, path, b, progress)
 }
 
 // Run runs every case in src, one JSON object per line. A case whose suite
 // regate cannot run yet fails; it is never counted as passed. A line that is
 // not a case is an error naming the file and line.
 func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
+	return run(ctx, name, src, nil)
+}
+
+func run(ctx context.Context, name string, src []byte, progress Progress) ([]Result, error) {
 	var out []Result
 	pool := runtime.NewPool()
+	total := 0
+	for line := range bytes.SplitSeq(src, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			total++
+		}
+	}
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	line := 0
@@ -81,6 +100,9 @@ func Run(ctx context.Context, name string, src []byte) ([]Result, error) {
 		}
 		r.ID, r.Suite = h.ID, h.Suite
 		out = append(out, r)
+		if progress != nil {
+			progress(len(out), total)
+		}
 	}
 	return out, sc.Err()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/internal/conformance"
 	"github.com/regate/regate/runtime"
 )
@@ -44,27 +45,31 @@ func TestCopyMatchesShared(t *testing.T) {
 // the issue named beside it lands; the test fails when such a case starts
 // passing, so the list only ever shrinks, and when any other case fails.
 func TestSuites(t *testing.T) {
+	t.Parallel()
 	known := readKnown(t)
 	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no conformance files under %s", corpus)
 	}
 	for _, f := range files {
-		rs, err := conformance.RunFile(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rs {
-			expectFail := known.has(r)
-			switch {
-			case !r.Passed && !expectFail:
-				t.Errorf("%s", r.Line())
-			case r.Passed && expectFail:
-				t.Errorf("PASS %s: listed in known-failures.txt; remove it", r.ID)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			rs, err := conformance.RunFile(context.Background(), f)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		p, fl := conformance.Count(rs)
-		t.Logf("%s: %d passed, %d failed", filepath.Base(f), p, fl)
+			for _, r := range rs {
+				expectFail := known.has(r)
+				switch {
+				case !r.Passed && !expectFail:
+					t.Errorf("%s", r.Line())
+				case r.Passed && expectFail:
+					t.Errorf("PASS %s: listed in known-failures.txt; remove it", r.ID)
+				}
+			}
+			p, fl := conformance.Count(rs)
+			t.Logf("%s: %d passed, %d failed", filepath.Base(f), p, fl)
+		})
 	}
 }
 
@@ -101,36 +106,41 @@ func readKnown(t *testing.T) knownFailures {
 }
 
 // TestAgreement holds the runtime's Go fast paths to the Rego they stand in
-// for, on every permission case: the Go decision (regate_decide) against
-// the pure-Rego library stock OPA runs, whole decision for whole decision;
-// and the message Decide builds in Go against regate.lib.message.response.
+// for, on every permission case: the Go decision (regate_decide) and the
+// message Decide builds in Go, against regate.lib.message.response of the
+// pure-Rego library stock OPA runs, whole decision for whole decision.
+// Cases run as parallel subtests.
 func TestAgreement(t *testing.T) {
+	t.Parallel()
 	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	pool := runtime.NewPool()
+	lib := newPureLibrary(t)
 	for _, c := range cases {
-		fast, call, err := c.Engine(ctx, pool)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pure, _, err := c.Engine(ctx, pool, runtime.WithPureRego())
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, errA := fast.Decide(ctx, call)
-		b, errB := pure.Decide(ctx, call)
-		if errA != nil || errB != nil || a != b {
-			t.Errorf("%s: fast %+v (%v)\n pure %+v (%v)", c.ID, a, errA, b, errB)
-		}
-		resp, err := pure.Response(ctx, call)
-		if err != nil {
-			t.Fatalf("%s: %v", c.ID, err)
-		}
-		if resp["message"] != a.Message || resp["action"] != a.Action || resp["matched"] != a.Matched {
-			t.Errorf("%s: Go %q [%s %s], Rego %q [%v %v]", c.ID, a.Message, a.Action, a.Matched, resp["message"], resp["action"], resp["matched"])
-		}
+		t.Run(c.ID, func(t *testing.T) {
+			t.Parallel()
+			var out *compiler.Output
+			fast, call, err := c.EngineWith(ctx, runtime.NewPool(), func(o *compiler.Output) { out = o })
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := fast.Decide(ctx, call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := fast.Input(call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pure, err := lib.response(ctx, out, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a != pure {
+				t.Errorf("Go   %+v\nRego %+v", a, pure)
+			}
+		})
 	}
 }

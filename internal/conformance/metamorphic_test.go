@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/internal/conformance"
 	"github.com/regate/regate/runtime"
 )
@@ -258,11 +261,16 @@ type counterexample struct {
 	size                 int
 }
 
+// property collects the counterexamples of one property; cases run in
+// parallel, so it takes a lock.
 type property struct {
+	mu       sync.Mutex
 	failures []counterexample
 }
 
 func (p *property) fail(c *conformance.PermissionCase, m mutant, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.failures = append(p.failures, counterexample{c.ID, m.name, fmt.Sprintf(format, args...), len(m.policy) + len(m.guards) + len(fmt.Sprint(c.Call))})
 }
 
@@ -271,7 +279,10 @@ func (p *property) report(t *testing.T, name string) {
 	if len(p.failures) == 0 {
 		return
 	}
-	sort.Slice(p.failures, func(i, j int) bool { return p.failures[i].size < p.failures[j].size })
+	sort.Slice(p.failures, func(i, j int) bool {
+		a, b := p.failures[i], p.failures[j]
+		return a.size < b.size || a.size == b.size && a.id+a.mutation < b.id+b.mutation
+	})
 	f := p.failures[0]
 	t.Errorf("%s: %d counterexamples; the smallest: case %s, %s: %s", name, len(p.failures), f.id, f.mutation, f.detail)
 }
@@ -289,29 +300,37 @@ func (p *property) report(t *testing.T, name string) {
 //   - yoloMode never turns a deny into anything else, and leaves no ask but
 //     a fault's;
 //   - the Go fast path agrees with the pure Rego stock OPA runs on every
-//     mutant.
+//     mutant, message included.
+//
+// Cases run as parallel subtests, each with its own random stream.
 func TestMetamorphic(t *testing.T) {
 	if raceEnabled {
 		t.Skip("single-goroutine properties; run without -race")
 	}
+	t.Parallel()
 	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	pool := runtime.NewPool()
-	rng := rand.New(rand.NewPCG(1, 2))
+	lib := newPureLibrary(t)
+	var propsMu sync.Mutex
 	props := map[string]*property{}
 	prop := func(name string) *property {
+		propsMu.Lock()
+		defer propsMu.Unlock()
 		if props[name] == nil {
 			props[name] = &property{}
 		}
 		return props[name]
 	}
-	decide := func(c *conformance.PermissionCase, m mutant, opts ...runtime.Option) (runtime.Decision, bool) {
+	// decide decides the case's call under mutant m, and holds the Go fast
+	// path to the pure Rego on it, message included.
+	decide := func(pool *runtime.Pool, c *conformance.PermissionCase, m mutant) (runtime.Decision, bool) {
 		mc := *c
 		mc.Policy, mc.HardGuards = m.policy, m.guards
-		e, call, err := mc.Engine(ctx, pool, opts...)
+		var out *compiler.Output
+		e, call, err := mc.EngineWith(ctx, pool, func(o *compiler.Output) { out = o })
 		if err != nil {
 			prop("engine").fail(c, m, "%v", err)
 			return runtime.Decision{}, false
@@ -321,92 +340,39 @@ func TestMetamorphic(t *testing.T) {
 			prop("decide").fail(c, m, "%v", err)
 			return runtime.Decision{}, false
 		}
+		doc, err := e.Input(call)
+		if err != nil {
+			prop("input").fail(c, m, "%v", err)
+			return d, true
+		}
+		if pure, err := lib.response(ctx, out, doc); err != nil || pure != d {
+			prop("fast = pure").fail(c, m, "fast %+v, pure %+v (%v)", d, pure, err)
+		}
 		return d, true
 	}
-	mutants := 0
-	for _, c := range cases {
-		if len(c.Policy) == 0 || c.Policy[0] != '{' {
-			continue
-		}
-		doc, err := decodeOrdered(c.Policy)
-		if err != nil {
-			continue
-		}
-		base := mutant{"as written", c.Policy, c.HardGuards}
-		before, ok := decide(c, base)
-		if !ok {
-			continue
-		}
-		e, call, err := c.Engine(ctx, pool)
-		if err != nil {
-			continue
-		}
-		// Patterns worth adding: each check's value, its first word + " *",
-		// "*", and a random existing pattern.
-		var targets [][2]string
-		for _, ch := range e.Facts(call).Checks {
-			targets = append(targets, [2]string{ch.Surface, ch.Value}, [2]string{ch.Surface, "*"})
-			if w, _, ok := strings.Cut(ch.Value, " "); ok {
-				targets = append(targets, [2]string{ch.Surface, w + " *"})
+	var mutants atomic.Int64
+	t.Run("cases", func(t *testing.T) {
+		for i, c := range cases {
+			if len(c.Policy) == 0 || c.Policy[0] != '{' {
+				continue
 			}
-		}
-		if len(targets) == 0 {
-			continue
-		}
-		pick := func() [2]string { return targets[rng.IntN(len(targets))] }
-		check := func(name string, m mutant, ok func(before, after runtime.Decision) bool) {
-			mutants++
-			after, decided := decide(c, m)
-			if !decided {
-				return
+			doc, err := decodeOrdered(c.Policy)
+			if err != nil {
+				continue
 			}
-			if !ok(before, after) {
-				prop(name).fail(c, m, "%s (%s) became %s (%s); policy %s, hard guards %s", before.Action, before.Matched, after.Action, after.Matched, m.policy, m.guards)
-			}
-			// The pure Rego costs a prepare of the whole library: every
-			// third mutant is held to it.
-			if mutants%3 == 0 {
-				if pure, decided := decide(c, m, runtime.WithPureRego()); decided && pure != after {
-					prop("fast = pure").fail(c, m, "fast %+v, pure %+v", after, pure)
-				}
-			}
-		}
-		notLooser := func(b, a runtime.Decision) bool { return severity[a.Action] >= severity[b.Action] }
-		tg := pick()
-		check("adding a deny never loosens", mutant{fmt.Sprintf("add %s %q: deny", tg[0], tg[1]), encodeOrdered(withRule(doc, tg[0], tg[1], "deny")), c.HardGuards}, notLooser)
-		if root, ok := doc.(ordered); ok {
-			if yolo, _ := root.get("yoloMode"); yolo != true { // yolo approves the asks it adds
-				tg = pick()
-				check("adding an ask never allows", mutant{fmt.Sprintf("add %s %q: ask", tg[0], tg[1]), encodeOrdered(withRule(doc, tg[0], tg[1], "ask")), c.HardGuards},
-					func(b, a runtime.Decision) bool { return a.Action != "allow" || b.Action == "allow" })
-			}
-		}
-		tg = pick()
-		guards, err := decodeOrdered(c.HardGuards)
-		if len(c.HardGuards) == 0 || err != nil {
-			guards = ordered{}
-		}
-		check("adding a hard guard never loosens", mutant{fmt.Sprintf("hard guard %s %q", tg[0], tg[1]), c.Policy, encodeOrdered(withRule(guards, tg[0], tg[1], "deny"))}, notLooser)
-		if allows := allowRules(doc); len(allows) > 0 {
-			r := allows[rng.IntN(len(allows))]
-			check("removing an allow never loosens", mutant{fmt.Sprintf("remove %s %q", r[0], r[1]), encodeOrdered(withoutRule(doc, r[0], r[1])), c.HardGuards}, notLooser)
-		}
-		check("key order changes nothing but ties", mutant{"keys reversed", encodeOrdered(reversed(doc)), c.HardGuards}, func(b, a runtime.Decision) bool {
-			if a.Action == b.Action && a.Matched == b.Matched {
-				return true
-			}
-			home := c.Env.Home
-			if home == "" {
-				home = "/home/u"
-			}
-			return a.Layer == b.Layer && specificity(a.Matched, home) == specificity(b.Matched, home)
-		})
-		if root, ok := doc.(ordered); ok {
-			check("yolo never turns a deny", mutant{"yoloMode", encodeOrdered(append(ordered(nil), root...).set("yoloMode", true)), c.HardGuards}, func(b, a runtime.Decision) bool {
-				return (b.Action != "deny" || a.Action == "deny") && (a.Action != "ask" || a.Layer == "floor")
+			t.Run(c.ID, func(t *testing.T) {
+				t.Parallel()
+				// Each case draws from its own stream, so the mutants do not
+				// depend on the order the parallel cases run in; its own pool
+				// shares the one policy its mutants have in common.
+				rng := rand.New(rand.NewPCG(1, uint64(i)))
+				pool := runtime.NewPool()
+				mutants.Add(metamorphicCase(ctx, c, doc, pool, rng, func(c *conformance.PermissionCase, m mutant) (runtime.Decision, bool) {
+					return decide(pool, c, m)
+				}, prop))
 			})
 		}
-	}
+	})
 	names := make([]string, 0, len(props))
 	for n := range props {
 		names = append(names, n)
@@ -415,5 +381,79 @@ func TestMetamorphic(t *testing.T) {
 	for _, n := range names {
 		props[n].report(t, n)
 	}
-	t.Logf("%d mutants of %d cases", mutants, len(cases))
+	t.Logf("%d mutants of %d cases", mutants.Load(), len(cases))
+}
+
+// metamorphicCase decides the mutants of one case and returns how many.
+func metamorphicCase(ctx context.Context, c *conformance.PermissionCase, doc any, pool *runtime.Pool, rng *rand.Rand,
+	decide func(*conformance.PermissionCase, mutant) (runtime.Decision, bool), prop func(string) *property) int64 {
+	base := mutant{"as written", c.Policy, c.HardGuards}
+	before, ok := decide(c, base)
+	if !ok {
+		return 0
+	}
+	e, call, err := c.Engine(ctx, pool)
+	if err != nil {
+		return 0
+	}
+	// Patterns worth adding: each check's value, its first word + " *",
+	// "*", and a random existing pattern.
+	var targets [][2]string
+	for _, ch := range e.Facts(call).Checks {
+		targets = append(targets, [2]string{ch.Surface, ch.Value}, [2]string{ch.Surface, "*"})
+		if w, _, ok := strings.Cut(ch.Value, " "); ok {
+			targets = append(targets, [2]string{ch.Surface, w + " *"})
+		}
+	}
+	if len(targets) == 0 {
+		return 0
+	}
+	var mutants int64
+	pick := func() [2]string { return targets[rng.IntN(len(targets))] }
+	check := func(name string, m mutant, ok func(before, after runtime.Decision) bool) {
+		mutants++
+		after, decided := decide(c, m)
+		if !decided {
+			return
+		}
+		if !ok(before, after) {
+			prop(name).fail(c, m, "%s (%s) became %s (%s); policy %s, hard guards %s", before.Action, before.Matched, after.Action, after.Matched, m.policy, m.guards)
+		}
+	}
+	notLooser := func(b, a runtime.Decision) bool { return severity[a.Action] >= severity[b.Action] }
+	tg := pick()
+	check("adding a deny never loosens", mutant{fmt.Sprintf("add %s %q: deny", tg[0], tg[1]), encodeOrdered(withRule(doc, tg[0], tg[1], "deny")), c.HardGuards}, notLooser)
+	if root, ok := doc.(ordered); ok {
+		if yolo, _ := root.get("yoloMode"); yolo != true { // yolo approves the asks it adds
+			tg = pick()
+			check("adding an ask never allows", mutant{fmt.Sprintf("add %s %q: ask", tg[0], tg[1]), encodeOrdered(withRule(doc, tg[0], tg[1], "ask")), c.HardGuards},
+				func(b, a runtime.Decision) bool { return a.Action != "allow" || b.Action == "allow" })
+		}
+	}
+	tg = pick()
+	guards, err := decodeOrdered(c.HardGuards)
+	if len(c.HardGuards) == 0 || err != nil {
+		guards = ordered{}
+	}
+	check("adding a hard guard never loosens", mutant{fmt.Sprintf("hard guard %s %q", tg[0], tg[1]), c.Policy, encodeOrdered(withRule(guards, tg[0], tg[1], "deny"))}, notLooser)
+	if allows := allowRules(doc); len(allows) > 0 {
+		r := allows[rng.IntN(len(allows))]
+		check("removing an allow never loosens", mutant{fmt.Sprintf("remove %s %q", r[0], r[1]), encodeOrdered(withoutRule(doc, r[0], r[1])), c.HardGuards}, notLooser)
+	}
+	check("key order changes nothing but ties", mutant{"keys reversed", encodeOrdered(reversed(doc)), c.HardGuards}, func(b, a runtime.Decision) bool {
+		if a.Action == b.Action && a.Matched == b.Matched {
+			return true
+		}
+		home := c.Env.Home
+		if home == "" {
+			home = "/home/u"
+		}
+		return a.Layer == b.Layer && specificity(a.Matched, home) == specificity(b.Matched, home)
+	})
+	if root, ok := doc.(ordered); ok {
+		check("yolo never turns a deny", mutant{"yoloMode", encodeOrdered(append(ordered(nil), root...).set("yoloMode", true)), c.HardGuards}, func(b, a runtime.Decision) bool {
+			return (b.Action != "deny" || a.Action == "deny") && (a.Action != "ask" || a.Layer == "floor")
+		})
+	}
+	return mutants
 }
