@@ -59,6 +59,10 @@ const (
 	CodeWidens           = "delegation_widens"
 	CodePatternTooLong   = "pattern_too_long"
 	CodeTooManyRules     = "too_many_rules"
+	// The precedence lint (lint.go, WithPrecedenceLint): warnings only.
+	CodeOutrankedDeny       = "outranked_deny"
+	CodeOrderDecides        = "order_decides"
+	CodePrecedenceUnchecked = "precedence_unchecked"
 )
 
 // Error is one positioned diagnostic. Code is a stable string from the

@@ -12,9 +12,10 @@ import (
 )
 
 // FuzzCompile feeds any bytes to the compiler as a policy, a hard-guards
-// file and an agent file. It must never panic or return a Go error; every
-// diagnostic has a position inside the file; and a file with an error fails
-// closed (its layer gets a floor in the data).
+// file and an agent file, with the precedence lint. It must never panic or
+// return a Go error; every diagnostic has a position inside the file (the
+// lint's are warnings); and a file with an error fails closed (its layer
+// gets a floor in the data).
 func FuzzCompile(f *testing.F) {
 	for _, tc := range badInputs {
 		if len(tc.src) < 1<<16 {
@@ -41,7 +42,7 @@ func FuzzCompile(f *testing.F) {
 			HardGuards: &compiler.Source{Name: "hard-guards.jsonc", Data: []byte(src)},
 			Agents:     []compiler.Source{{Name: "agents/a.md", Data: []byte(src)}},
 		}
-		out, err := compiler.Compile(in, compiler.WithHome("/home/u"))
+		out, err := compiler.Compile(in, compiler.WithHome("/home/u"), compiler.WithPrecedenceLint())
 		if err != nil {
 			t.Fatalf("Compile returned a Go error: %v", err)
 		}
@@ -50,6 +51,12 @@ func FuzzCompile(f *testing.F) {
 		for _, d := range out.Diagnostics {
 			if d.Pos.Line < 1 || d.Pos.Line > lines || d.Pos.Col < 1 || d.Msg == "" || d.Code == "" {
 				t.Fatalf("diagnostic outside the %d-line source or empty: %+v", lines, d)
+			}
+			switch d.Code {
+			case compiler.CodeOutrankedDeny, compiler.CodeOrderDecides, compiler.CodePrecedenceUnchecked:
+				if d.Severity != compiler.SeverityWarning {
+					t.Fatalf("the precedence lint made an error: %+v", d)
+				}
 			}
 			// An example's error leaves the rules in force (the example is
 			// left out); every other error fails its file closed.

@@ -35,22 +35,17 @@ type segment struct {
 // template spells a value from the tuple's variables.
 type template []segment
 
-func variable(i int) segment      { return segment{variable: i} }
-func literal(s string) segment    { return segment{variable: -1, lit: s} }
-func plainValue() template        { return template{variable(0)} }
-func (t template) String() string { return t.render(nil) }
+func variable(i int) segment   { return segment{variable: i} }
+func literal(s string) segment { return segment{variable: -1, lit: s} }
+func plainValue() template     { return template{variable(0)} }
 
-// render spells the template with the variables' values (their names when
-// vals is nil).
+// render spells the template with the variables' values.
 func (t template) render(vals []string) string {
 	var b strings.Builder
 	for _, s := range t {
-		switch {
-		case s.variable < 0:
+		if s.variable < 0 {
 			b.WriteString(s.lit)
-		case vals == nil:
-			b.WriteString("$" + string(rune('0'+s.variable)))
-		default:
+		} else {
 			b.WriteString(vals[s.variable])
 		}
 	}

@@ -24,13 +24,6 @@ import (
 // deny matches ("*.env.example" inside "*.env.*", "rm -rf build" inside
 // "rm *") is an exception written on purpose, not a surprise.
 
-// Codes of the precedence lint.
-const (
-	CodeOutrankedDeny       = "outranked_deny"
-	CodeOrderDecides        = "order_decides"
-	CodePrecedenceUnchecked = "precedence_unchecked"
-)
-
 // lintBudgetSteps is the work one compilation's lint may do, in automaton
 // steps: about a second; past it, the pairs left are reported unchecked.
 const lintBudgetSteps = 30_000_000
