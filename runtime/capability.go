@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/delegation"
+	"github.com/regate/regate/internal/opaprep"
 	regolib "github.com/regate/regate/rego"
 )
 
@@ -50,7 +51,7 @@ func prepareLibrary(ctx context.Context, query string, store storage.Store, extr
 	}
 	lib = regolib.Reachable(lib, query)
 	opts := append([]func(*rego.Rego){rego.Query(query), rego.Store(store)}, moduleOptions(lib, extra)...)
-	q, err := rego.New(opts...).PrepareForEval(ctx)
+	q, err := opaprep.Prepare(ctx, rego.New(opts...))
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare %s: %w", query, err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/opaprep"
 	regolib "github.com/regate/regate/rego"
 )
 
@@ -183,7 +184,7 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 		opts = append(opts, decideBuiltin(newFastState()))
 	}
 	opts = append(opts, moduleOptions(lib, out.Modules)...)
-	q, err := rego.New(opts...).PrepareForEval(ctx)
+	q, err := opaprep.Prepare(ctx, rego.New(opts...))
 	if err != nil {
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
 	}

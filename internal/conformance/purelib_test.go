@@ -6,7 +6,6 @@ import (
 	"maps"
 	goruntime "runtime"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -15,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/internal/opaprep"
 	regolib "github.com/regate/regate/rego"
 	"github.com/regate/regate/runtime"
 )
@@ -35,10 +35,6 @@ import (
 type pureLibrary struct {
 	lib  map[string]string
 	free chan *pureEvaluator // evaluators not in use; parallel cases take one each
-	// preparing serializes preparations: OPA's type checker writes to
-	// types that two preparations of the same modules share (the race
-	// detector sees it), and there are only ever a few to prepare.
-	preparing sync.Mutex
 }
 
 // pureEvaluator is the library prepared against a store of its own.
@@ -69,10 +65,10 @@ func (p *pureLibrary) evaluator(ctx context.Context) (*pureEvaluator, error) {
 	for _, path := range slices.Sorted(maps.Keys(p.lib)) {
 		opts = append(opts, rego.Module(path, p.lib[path]))
 	}
-	p.preparing.Lock()
-	defer p.preparing.Unlock()
+	// opaprep serialises this preparation with the runtime's own: OPA's
+	// type checker writes to types that preparations share.
 	var err error
-	e.query, err = rego.New(opts...).PrepareForEval(ctx)
+	e.query, err = opaprep.Prepare(ctx, rego.New(opts...))
 	return e, err
 }
 

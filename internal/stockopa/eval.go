@@ -8,6 +8,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/internal/opaprep"
 )
 
 // Eval evaluates the Data API path (for example
@@ -22,7 +23,11 @@ func Eval(ctx context.Context, out *compiler.Output, path string, input any) (an
 		return nil, err
 	}
 	query := "data." + strings.ReplaceAll(strings.Trim(path, "/"), "/", ".")
-	rs, err := rego.New(rego.Query(query), rego.ParsedBundle("regate", b), rego.Input(input)).Eval(ctx)
+	q, err := opaprep.Prepare(ctx, rego.New(rego.Query(query), rego.ParsedBundle("regate", b)))
+	if err != nil {
+		return nil, err
+	}
+	rs, err := q.Eval(ctx, rego.EvalInput(input))
 	if err != nil {
 		return nil, err
 	}
