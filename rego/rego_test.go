@@ -2,6 +2,9 @@ package rego_test
 
 import (
 	"context"
+	"maps"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -85,5 +88,37 @@ func TestReachable(t *testing.T) {
 		if got := names(regolib.Reachable(c.lib, c.query)); got != c.want {
 			t.Errorf("%s: %s; want %s", c.query, got, c.want)
 		}
+	}
+}
+
+// TestDepsTableIsCurrent: deps_table.go is what `go generate ./rego`
+// writes from the embedded library, so Reachable's answers come from OPA's
+// parser as of this commit.
+func TestDepsTableIsCurrent(t *testing.T) {
+	want, err := regolib.DepsTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("deps_table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatal("rego/deps_table.go is stale: run go generate ./rego")
+	}
+}
+
+// TestReachableParsesUnknownText: a module the table does not know (here a
+// library module with a comment added) is parsed, and reaches what it
+// imports.
+func TestReachableParsesUnknownText(t *testing.T) {
+	lib := map[string]string{
+		"a.rego": "# changed\npackage regate.lib.a\n\nimport data.regate.lib.b\n\nx := b.y\n",
+		"b.rego": "package regate.lib.b\n\ny := 1\n",
+		"c.rego": "package regate.lib.c\n\nz := 2\n",
+	}
+	got := regolib.Reachable(lib, "data.regate.lib.a.x")
+	if len(got) != 2 || got["a.rego"] == "" || got["b.rego"] == "" {
+		t.Fatalf("reached %v, want a.rego and b.rego", slices.Sorted(maps.Keys(got)))
 	}
 }
