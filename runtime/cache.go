@@ -1,7 +1,9 @@
 package runtime
 
 import (
-	"encoding/binary"
+	"bytes"
+	"encoding/json"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -28,7 +30,7 @@ const entryOverhead = 96
 
 // boundedCache is a concurrency-safe map of at most max entries holding at
 // most maxBytes (as size estimates them); when either is full the oldest
-// entries go first. It holds decisions by their exact input (see inputKey)
+// entries go first. It holds decisions by their exact input (see documentKey)
 // and bash facts by their command text.
 type boundedCache[V any] struct {
 	mu       sync.Mutex
@@ -184,56 +186,42 @@ func cachedExtract(max, maxBytes int) func(string) (*bashfacts.Facts, error) {
 	}
 }
 
-// inputKey encodes everything the decision depends on besides the compiled
-// policy: the input document and the session's approval stamp
-// (Session.current). Strings are length prefixed, so no two inputs share a
-// key. The working directory is not in it and need not be: Rego sees the
-// input document alone, and the document already holds every path as the
-// working directory made it (absolute and relative forms), so two calls
-// from different folders with the same document are decided alike. A
-// check's members come from checkMembers, the list inputValue builds the
-// document from, so a member Rego sees cannot be left out of the key
-// (TestInputKeyCoversTheDocument).
-func inputKey(in *facts.Input, stamp string) string {
-	b := make([]byte, 0, 256)
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
+// documentKey is the decision cache's key: the session's approval stamp
+// (Session.current) and the input document as JSON, the very document
+// `regate facts` prints and a stock OPA server evaluates: facts.Input's
+// JSON members are the Rego input's, so every member the facts make is in
+// the key whatever its name, and nothing can be left out of it as a
+// hand-kept field list once left out the strict-mode facts
+// (TestDocumentKeyCoversTheDocument changes every field by reflection).
+// The stamp stands for the document's session member, which is built from
+// the approvals of that stamp; JSON strings are quoted and escaped, so two
+// documents never share a key. Keys are compared byte for byte, never by
+// hash alone.
+//
+// The key is encoded from the facts rather than from the AST document the
+// query evaluates because building that document costs about a hundred
+// allocations, which a cached decision spares (docs/performance.md).
+// The working directory is not in it and need not be: the document already
+// holds every path as the working directory made it (absolute and
+// relative forms), so two calls from different folders with the same
+// document are decided alike.
+func documentKey(in *facts.Input, stamp string) (string, error) {
+	b := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(b)
+	b.Reset()
+	b.WriteString(strconv.Itoa(len(stamp)))
+	b.WriteByte(':')
+	b.WriteString(stamp)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(in); err != nil {
+		return "", err
 	}
-	flag := func(on bool) {
-		if on {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-	}
-	str(stamp)
-	str(in.Tool)
-	flag(in.Unregistered)
-	str(in.Agent)
-	str(in.Floor)
-	b = binary.AppendUvarint(b, uint64(len(in.Checks)))
-	for i := range in.Checks {
-		c := &in.Checks[i]
-		str(c.Surface)
-		str(c.Value)
-		strs, flags := checkMembers(c)
-		for _, f := range strs {
-			str(f.value)
-		}
-		for _, f := range flags {
-			flag(f.on)
-		}
-		b = binary.AppendUvarint(b, uint64(len(c.Forms)))
-		for _, f := range c.Forms {
-			b = binary.AppendUvarint(b, uint64(len(f)))
-			for _, v := range f {
-				str(v)
-			}
-		}
-	}
-	return string(b)
+	return b.String(), nil
 }
+
+// keyBuffers are documentKey's scratch buffers.
+var keyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // A stringMember and a flagMember are members of a check's object in the
 // input document, under their Rego names; "" and false are left out.
@@ -247,9 +235,8 @@ type flagMember struct {
 // document's builder sizes its scratch array by them.
 const checkStrings, checkFlags = 9, 4
 
-// checkMembers lists a check's members beside surface, value and forms: the
-// one list both the input document (inputValue) and the decision cache's
-// key (inputKey) are built from. Fixed-size arrays keep it free of
+// checkMembers lists a check's members beside surface, value and forms,
+// the list the input document (inputValue) is built from. Fixed-size arrays keep it free of
 // allocations on the hot path.
 func checkMembers(c *facts.Check) ([checkStrings]stringMember, [checkFlags]flagMember) {
 	return [checkStrings]stringMember{

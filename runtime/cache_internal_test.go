@@ -88,9 +88,16 @@ func TestCacheIsBoundedInBytes(t *testing.T) {
 	}
 }
 
-// TestInputKeyIsExact: inputs that differ anywhere get different keys, and
-// no two field boundaries can be shifted into the same bytes.
-func TestInputKeyIsExact(t *testing.T) {
+// TestDocumentKeyIsExact: inputs that differ anywhere get different keys,
+// and no two field boundaries can be shifted into the same bytes.
+func TestDocumentKeyIsExact(t *testing.T) {
+	inputKey := func(in *facts.Input, stamp string) string {
+		k, err := documentKey(in, stamp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
 	base := facts.Input{Tool: "bash", Checks: []facts.Check{{Surface: "bash", Value: "ab", Forms: [][]string{{"ab"}}}}}
 	variants := []facts.Input{
 		base,

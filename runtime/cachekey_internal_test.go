@@ -14,13 +14,13 @@ import (
 // nor in the decision cache's key.
 var promptOnly = map[string]bool{"Runs": true}
 
-// TestInputKeyCoversTheDocument changes every field of facts.Input and of
+// TestDocumentKeyCoversTheDocument changes every field of facts.Input and of
 // facts.Check in turn, by reflection, so a field added later is covered
 // without editing this test: whatever changes the input document Rego
 // evaluates must change the decision cache's key (else a cached decision
 // of another call would answer), and every field but the prompt-only ones
 // must reach the document.
-func TestInputKeyCoversTheDocument(t *testing.T) {
+func TestDocumentKeyCoversTheDocument(t *testing.T) {
 	base := func() *facts.Input {
 		return &facts.Input{Tool: "bash", Agent: "a", Floor: "ask", Checks: []facts.Check{{
 			Surface: "bash", Value: "ls", Forms: [][]string{{"ls"}}, Origin: "o", Error: "e", Wrapper: "w",
@@ -28,7 +28,13 @@ func TestInputKeyCoversTheDocument(t *testing.T) {
 		}}}
 	}
 	doc := func(in *facts.Input) string { return inputValue(in, ast.NullTerm()).String() }
-	key := func(in *facts.Input) string { return inputKey(in, "") }
+	key := func(in *facts.Input) string {
+		k, err := documentKey(in, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
 	wantDoc, wantKey := doc(base()), key(base())
 
 	check := func(name string, in *facts.Input, mayBeInvisible bool) {

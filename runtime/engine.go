@@ -338,7 +338,10 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 	approvals, stamp := sess.current()
 	var key string
 	if e.cache != nil {
-		key = inputKey(in, stamp)
+		var err error
+		if key, err = documentKey(in, stamp); err != nil {
+			return Decision{}, fmt.Errorf("runtime: cache key: %w", err)
+		}
 		if d, ok := e.cache.get(key); ok {
 			return d, nil
 		}
