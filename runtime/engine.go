@@ -158,17 +158,9 @@ func foldsCase(knob *bool, env facts.Env) bool {
 // values on read, so evaluation never converts it. Unless pure, the
 // library's matcher is the Go builtin (fastmatch.go).
 func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure bool) (rego.PreparedEvalQuery, error) {
-	load := regolib.FastModules
-	if pure {
-		load = regolib.Modules
-	}
-	lib, err := load()
+	query, lib, err := queryModules(query, pure)
 	if err != nil {
-		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
-	}
-	lib = regolib.Reachable(lib, query)
-	if !pure && query == Query {
-		query, lib = fastQuery, nil // the builtin is the library
+		return rego.PreparedEvalQuery{}, err
 	}
 	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
@@ -189,6 +181,26 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare: %w", err)
 	}
 	return q, nil
+}
+
+// queryModules returns the query the engine prepares for query and the
+// library modules it loads beside the generated ones: those the query
+// reaches, with the fast twins unless pure, and none for the permission
+// query's bound builtin.
+func queryModules(query string, pure bool) (string, map[string]string, error) {
+	load := regolib.FastModules
+	if pure {
+		load = regolib.Modules
+	}
+	lib, err := load()
+	if err != nil {
+		return "", nil, fmt.Errorf("runtime: load library: %w", err)
+	}
+	lib = regolib.Reachable(lib, query)
+	if !pure && query == Query {
+		return fastQuery, nil, nil // the builtin is the library
+	}
+	return query, lib, nil
 }
 
 // moduleOptions are the library's modules, in path order so that
