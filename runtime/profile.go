@@ -22,7 +22,7 @@ type Profiles struct {
 // NewProfiles prepares the resolution over out.
 func NewProfiles(ctx context.Context, out *profile.Output) (*Profiles, error) {
 	store := inmem.NewFromObject(map[string]any{"regate": map[string]any{"profile": out.Data}})
-	q, err := prepareLibrary(ctx, ProfileQuery, store, out.Module)
+	q, err := PrepareLibrary(ctx, ProfileQuery, store, out.Module)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (p *Profiles) Input(req ProfileRequest) map[string]any {
 func (p *Profiles) Resolve(ctx context.Context, req ProfileRequest) (ProfileDecision, error) {
 	in := p.Input(req)
 	var r profileResult
-	if err := evalInto(ctx, p.query, in, &r); err != nil {
+	if err := EvalLibrary(ctx, p.query, in, &r); err != nil {
 		return ProfileDecision{}, err
 	}
 	switch r.Mode {

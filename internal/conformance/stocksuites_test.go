@@ -14,6 +14,7 @@ import (
 	"github.com/regate/regate/internal/stockopa"
 	regolib "github.com/regate/regate/rego"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // TestStockOPAAgreesOnCeilingsAndProfiles sends the input document of
@@ -184,7 +185,7 @@ func stockCeiling(ctx context.Context, t *testing.T, loaded *loadedModules, c de
 	if err := srv.PutData("regate/delegation", out.Data); err != nil {
 		t.Fatal(err)
 	}
-	ceiling, err := runtime.NewCeiling(ctx, out)
+	ceiling, err := delegate.NewCeiling(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

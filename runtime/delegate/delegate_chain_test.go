@@ -1,4 +1,4 @@
-package runtime_test
+package delegate_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 func policy(t testing.TB, src string) *delegation.Policy {
@@ -23,7 +23,7 @@ func policy(t testing.TB, src string) *delegation.Policy {
 
 // enter delegates child (a copy of parent when nil) from parent in run and
 // enters it.
-func enter(t testing.TB, run *runtime.Run, parent, child *delegation.Policy, o runtime.DelegateOptions) *runtime.ChildRun {
+func enter(t testing.TB, run *delegate.Run, parent, child *delegation.Policy, o delegate.DelegateOptions) *delegate.ChildRun {
 	t.Helper()
 	if child == nil {
 		child = parent.Clone()
@@ -44,13 +44,13 @@ func enter(t testing.TB, run *runtime.Run, parent, child *delegation.Policy, o r
 func calls(t testing.TB, at float64, steps ...any) []string {
 	t.Helper()
 	var out []string
-	var c *runtime.ChildRun
+	var c *delegate.ChildRun
 	for _, s := range steps {
 		switch s := s.(type) {
-		case *runtime.ChildRun:
+		case *delegate.ChildRun:
 			c = s
 		case string:
-			d, err := c.Decide(context.Background(), runtime.CeilingCall{Tool: s, Minute: 600, At: at, Session: "main"})
+			d, err := c.Decide(context.Background(), delegate.CeilingCall{Tool: s, Minute: 600, At: at, Session: "main"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func calls(t testing.TB, at float64, steps ...any) []string {
 	return out
 }
 
-func summary(d runtime.CeilingDecision) string {
+func summary(d delegate.CeilingDecision) string {
 	if d.Violation == "" {
 		return d.Decision
 	}
@@ -78,38 +78,38 @@ func TestChainStateSharing(t *testing.T) {
 		want []string
 	}{
 		{"siblings share the parent's bucket", func(t *testing.T) []string {
-			run, planner := runtime.NewRun("r"), policy(t, `{"rate_limits": {"*": "2/hour"}}`)
-			a, b := enter(t, run, planner, nil, runtime.DelegateOptions{}), enter(t, run, planner, nil, runtime.DelegateOptions{})
+			run, planner := delegate.NewRun("r"), policy(t, `{"rate_limits": {"*": "2/hour"}}`)
+			a, b := enter(t, run, planner, nil, delegate.DelegateOptions{}), enter(t, run, planner, nil, delegate.DelegateOptions{})
 			return calls(t, 0, a, "x", b, "y", a, "z")
 		}, []string{"allow", "allow", "deny rate_limited"}},
 		{"isolated siblings do not", func(t *testing.T) []string {
-			run, planner := runtime.NewRun("r"), policy(t, `{"rate_limits": {"*": "2/hour"}}`)
-			iso := runtime.DelegateOptions{Isolated: true}
+			run, planner := delegate.NewRun("r"), policy(t, `{"rate_limits": {"*": "2/hour"}}`)
+			iso := delegate.DelegateOptions{Isolated: true}
 			a, b := enter(t, run, planner, nil, iso), enter(t, run, planner, nil, iso)
 			return calls(t, 0, a, "x", b, "y", a, "z")
 		}, []string{"allow", "allow", "allow"}},
 		{"two parents in one run keep their own buckets", func(t *testing.T) []string {
-			run := runtime.NewRun("r")
+			run := delegate.NewRun("r")
 			p1, p10 := policy(t, slow), policy(t, `{"rate_limits": {"*": "10/hour"}}`)
-			c1, c10 := enter(t, run, p1, nil, runtime.DelegateOptions{}), enter(t, run, p10, nil, runtime.DelegateOptions{})
+			c1, c10 := enter(t, run, p1, nil, delegate.DelegateOptions{}), enter(t, run, p10, nil, delegate.DelegateOptions{})
 			return calls(t, 0, c1, "a", c1, "b", c10, "c", c10, "d", c10, "e")
 		}, []string{"allow", "deny rate_limited", "allow", "allow", "allow"}},
 		{"runs sharing a state keep their own buckets", func(t *testing.T) []string {
-			state := runtime.NewMemoryCeilingState()
-			r1, r2 := runtime.NewRun("r1", runtime.WithRunState(state)), runtime.NewRun("r2", runtime.WithRunState(state))
-			c1 := enter(t, r1, policy(t, slow), nil, runtime.DelegateOptions{})
-			c2 := enter(t, r2, policy(t, `{"rate_limits": {"*": "10/hour"}}`), nil, runtime.DelegateOptions{})
+			state := delegate.NewMemoryCeilingState()
+			r1, r2 := delegate.NewRun("r1", delegate.WithRunState(state)), delegate.NewRun("r2", delegate.WithRunState(state))
+			c1 := enter(t, r1, policy(t, slow), nil, delegate.DelegateOptions{})
+			c2 := enter(t, r2, policy(t, `{"rate_limits": {"*": "10/hour"}}`), nil, delegate.DelegateOptions{})
 			return calls(t, 0, c1, "a", c2, "b", c2, "c", c1, "d")
 		}, []string{"allow", "allow", "allow", "deny rate_limited"}},
 		{"a child's own rate is its own", func(t *testing.T) []string {
-			run, planner := runtime.NewRun("r"), policy(t, `{"rate_limits": {"*": "10/hour"}}`)
-			a := enter(t, run, planner, policy(t, slow), runtime.DelegateOptions{})
-			b := enter(t, run, planner, policy(t, slow), runtime.DelegateOptions{})
+			run, planner := delegate.NewRun("r"), policy(t, `{"rate_limits": {"*": "10/hour"}}`)
+			a := enter(t, run, planner, policy(t, slow), delegate.DelegateOptions{})
+			b := enter(t, run, planner, policy(t, slow), delegate.DelegateOptions{})
 			return calls(t, 0, a, "x", a, "y", b, "z")
 		}, []string{"allow", "deny rate_limited", "allow"}},
 		{"a Run built without NewRun", func(t *testing.T) []string {
-			run, planner := &runtime.Run{ID: "bare"}, policy(t, slow)
-			c := enter(t, run, planner, nil, runtime.DelegateOptions{})
+			run, planner := &delegate.Run{ID: "bare"}, policy(t, slow)
+			c := enter(t, run, planner, nil, delegate.DelegateOptions{})
 			return calls(t, 0, c, "x", c, "y")
 		}, []string{"allow", "deny rate_limited"}},
 	} {
@@ -127,10 +127,10 @@ func TestChainStateSharing(t *testing.T) {
 // middle run exits.
 func TestGrandchildIsCheckedAgainstEveryAncestor(t *testing.T) {
 	ctx := context.Background()
-	run := runtime.NewRun("r")
+	run := delegate.NewRun("r")
 	planner := policy(t, `{"allowed_tools": ["read_*"]}`)
-	mid := enter(t, run, planner, nil, runtime.DelegateOptions{AgentID: "mid"})
-	lease, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), runtime.DelegateOptions{AgentID: "leaf", Level: 1})
+	mid := enter(t, run, planner, nil, delegate.DelegateOptions{AgentID: "mid"})
+	lease, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), delegate.DelegateOptions{AgentID: "leaf", Level: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestGrandchildIsCheckedAgainstEveryAncestor(t *testing.T) {
 		t.Fatalf("the leaf's chain %v; want the planner's id, the mid's, its own", chain)
 	}
 	*planner = *policy(t, `{"allowed_tools": ["read_*"], "denied_tools": ["read_secret"]}`)
-	d, err := leaf.Decide(ctx, runtime.CeilingCall{Tool: "read_secret", Minute: 600})
+	d, err := leaf.Decide(ctx, delegate.CeilingCall{Tool: "read_secret", Minute: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,10 +152,10 @@ func TestGrandchildIsCheckedAgainstEveryAncestor(t *testing.T) {
 	if got := calls(t, 0, leaf, "read_a"); got[0] != "allow" {
 		t.Fatalf("read_a: %v", got)
 	}
-	if _, err := mid.Delegate(policy(t, `{"allowed_tools": ["write_*"]}`), runtime.DelegateOptions{}); err == nil {
+	if _, err := mid.Delegate(policy(t, `{"allowed_tools": ["write_*"]}`), delegate.DelegateOptions{}); err == nil {
 		t.Error("a grandchild wider than its parent was delegated")
 	}
-	second, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), runtime.DelegateOptions{Level: 1})
+	second, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), delegate.DelegateOptions{Level: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +163,10 @@ func TestGrandchildIsCheckedAgainstEveryAncestor(t *testing.T) {
 	if got := calls(t, 0, leaf, "read_a"); got[0] != "deny not_running" {
 		t.Errorf("the leaf after its parent exited: %v; want not_running", got)
 	}
-	if _, err := second.Enter(run, 1); !errors.Is(err, runtime.ErrEntryRefused) {
+	if _, err := second.Enter(run, 1); !errors.Is(err, delegate.ErrEntryRefused) {
 		t.Errorf("entering under an exited run: %v; want ErrEntryRefused", err)
 	}
-	if _, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), runtime.DelegateOptions{}); err == nil {
+	if _, err := mid.Delegate(policy(t, `{"allowed_tools": ["read_*"]}`), delegate.DelegateOptions{}); err == nil {
 		t.Error("an exited run delegated")
 	}
 }
@@ -175,11 +175,11 @@ func TestGrandchildIsCheckedAgainstEveryAncestor(t *testing.T) {
 // from many goroutines, never spend more of the parent's call budget than
 // it holds (one ceiling serializes the run's decisions).
 func TestSiblingRunsNeverOverspend(t *testing.T) {
-	run := runtime.NewRun("r")
+	run := delegate.NewRun("r")
 	planner := policy(t, `{"amplification_budget": {"max_calls_per_run": 8}}`)
-	children := []*runtime.ChildRun{
-		enter(t, run, planner, nil, runtime.DelegateOptions{AgentID: "a"}),
-		enter(t, run, planner, nil, runtime.DelegateOptions{AgentID: "b"}),
+	children := []*delegate.ChildRun{
+		enter(t, run, planner, nil, delegate.DelegateOptions{AgentID: "a"}),
+		enter(t, run, planner, nil, delegate.DelegateOptions{AgentID: "b"}),
 	}
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
@@ -187,7 +187,7 @@ func TestSiblingRunsNeverOverspend(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := children[i%2].Decide(context.Background(), runtime.CeilingCall{Tool: fmt.Sprint("t", i), Session: "main"})
+			d, err := children[i%2].Decide(context.Background(), delegate.CeilingCall{Tool: fmt.Sprint("t", i), Session: "main"})
 			if err != nil {
 				t.Error(err)
 			}

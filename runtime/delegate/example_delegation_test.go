@@ -1,4 +1,4 @@
-package runtime_test
+package delegate_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // A planner hands research to a child: it narrows its own policy for the
@@ -42,12 +42,12 @@ func Example_delegation() {
 	if err != nil {
 		panic(err)
 	}
-	ceiling, err := runtime.NewCeiling(ctx, out)
+	ceiling, err := delegate.NewCeiling(ctx, out)
 	if err != nil {
 		panic(err)
 	}
 	for _, tool := range []string{"read_notes", "write_file", "read_secrets"} {
-		d, err := ceiling.Decide(ctx, runtime.CeilingCall{
+		d, err := ceiling.Decide(ctx, delegate.CeilingCall{
 			Chain: []string{"planner", "researcher"}, Tool: tool, Agent: "researcher", Minute: 10 * 60, Session: "run-1",
 		})
 		if err != nil {

@@ -1,4 +1,4 @@
-package runtime
+package delegate
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler/delegation"
+	"github.com/regate/regate/runtime"
 )
 
 // TestDelegationSoundness is a differential fuzzer of the subset prover and
@@ -300,7 +301,7 @@ func (h *soundHarness) peek(ctx context.Context, call CeilingCall) (CeilingDecis
 	h.c.mu.Lock()
 	defer h.c.mu.Unlock()
 	var r ceilingResult
-	err := evalInto(ctx, h.c.query, h.c.input(call), &r)
+	err := runtime.EvalLibrary(ctx, h.c.query, h.c.input(call), &r)
 	return r.CeilingDecision, err
 }
 

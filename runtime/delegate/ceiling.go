@@ -1,4 +1,4 @@
-package runtime
+package delegate
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/regate/regate/compiler/delegation"
+	"github.com/regate/regate/runtime"
 )
 
 // CeilingQuery is the decision of the delegation ceiling.
@@ -36,7 +37,7 @@ func WithCeilingState(s CeilingState) CeilingOption { return func(c *Ceiling) { 
 // NewCeiling prepares the ceiling query over compiled delegation policies.
 func NewCeiling(ctx context.Context, out *delegation.Output, opts ...CeilingOption) (*Ceiling, error) {
 	store := inmem.NewFromObject(map[string]any{"regate": map[string]any{"delegation": out.Data}})
-	q, err := prepareLibrary(ctx, CeilingQuery, store, out.Module)
+	q, err := runtime.PrepareLibrary(ctx, CeilingQuery, store, out.Module)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +164,7 @@ func (c *Ceiling) Decide(ctx context.Context, call CeilingCall) (CeilingDecision
 func (c *Ceiling) decide(ctx context.Context, call CeilingCall) (CeilingDecision, error) {
 	in := c.input(call)
 	var r ceilingResult
-	if err := evalInto(ctx, c.query, in, &r); err != nil {
+	if err := runtime.EvalLibrary(ctx, c.query, in, &r); err != nil {
 		return CeilingDecision{}, err
 	}
 	switch r.Decision {
@@ -180,7 +181,7 @@ func (c *Ceiling) decide(ctx context.Context, call CeilingCall) (CeilingDecision
 		}
 	case "deny", "escalate":
 	default:
-		return CeilingDecision{}, fmt.Errorf("runtime: the ceiling returned decision %q", r.Decision)
+		return CeilingDecision{}, fmt.Errorf("delegate: the ceiling returned decision %q", r.Decision)
 	}
 	return r.CeilingDecision, nil
 }

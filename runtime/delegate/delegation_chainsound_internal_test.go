@@ -1,10 +1,10 @@
-package runtime
+package delegate
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +45,7 @@ func TestDelegationChainSoundness(t *testing.T) {
 	ctx := context.Background()
 	workers := 1 // the short run shares the machine with the other packages' tests
 	if draws >= 1000 {
-		workers = min(goruntime.GOMAXPROCS(0), 4)
+		workers = min(runtime.GOMAXPROCS(0), 4)
 	}
 	var (
 		mu    sync.Mutex

@@ -1,5 +1,5 @@
 //go:build !race
 
-package runtime
+package delegate
 
 const raceEnabled = false

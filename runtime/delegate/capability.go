@@ -1,18 +1,15 @@
-package runtime
+package delegate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
-	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/delegation"
-	regolib "github.com/regate/regate/rego"
+	"github.com/regate/regate/runtime"
 )
 
 // LeaseQuery is the decision of an argument lease check.
@@ -34,27 +31,11 @@ type CapabilityEngine struct {
 // capability (delegate_to_agent bounds how many children a parent starts);
 // a capability without a cap is unbounded.
 func NewCapabilityEngine(ctx context.Context, caps map[string]int) (*CapabilityEngine, error) {
-	q, err := prepareLibrary(ctx, LeaseQuery, inmem.New())
+	q, err := runtime.PrepareLibrary(ctx, LeaseQuery, inmem.New())
 	if err != nil {
 		return nil, err
 	}
 	return &CapabilityEngine{query: q, held: map[string][]delegation.Lease{}, caps: caps, used: map[string]int{}}, nil
-}
-
-// prepareLibrary prepares query over regate's Rego library, extra modules
-// and store.
-func prepareLibrary(ctx context.Context, query string, store storage.Store, extra ...compiler.Module) (rego.PreparedEvalQuery, error) {
-	lib, err := regolib.Modules()
-	if err != nil {
-		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
-	}
-	lib = regolib.Reachable(lib, query)
-	opts := append([]func(*rego.Rego){rego.Query(query), rego.Store(store)}, moduleOptions(lib, extra)...)
-	q, err := rego.New(opts...).PrepareForEval(ctx)
-	if err != nil {
-		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: prepare %s: %w", query, err)
-	}
-	return q, nil
 }
 
 // Grant gives agent a lease; a lease with the same id is replaced.
@@ -123,7 +104,7 @@ func (e *CapabilityEngine) CheckArgument(ctx context.Context, call ArgumentCall)
 		in["agent"] = call.Agent
 	}
 	var d LeaseDecision
-	if err := evalInto(ctx, e.query, in, &d); err != nil {
+	if err := runtime.EvalLibrary(ctx, e.query, in, &d); err != nil {
 		return LeaseDecision{}, err
 	}
 	switch d.Decision {
@@ -134,23 +115,7 @@ func (e *CapabilityEngine) CheckArgument(ctx context.Context, call ArgumentCall)
 		}
 	case "deny":
 	default:
-		return LeaseDecision{}, fmt.Errorf("runtime: the lease check returned decision %q", d.Decision)
+		return LeaseDecision{}, fmt.Errorf("delegate: the lease check returned decision %q", d.Decision)
 	}
 	return d, nil
-}
-
-// evalInto evaluates q on input and decodes its one result into out.
-func evalInto(ctx context.Context, q rego.PreparedEvalQuery, input any, out any) error {
-	rs, err := q.Eval(ctx, rego.EvalInput(input))
-	if err != nil {
-		return fmt.Errorf("runtime: evaluate: %w", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return ErrNoDecision
-	}
-	b, err := json.Marshal(rs[0].Expressions[0].Value)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, out)
 }

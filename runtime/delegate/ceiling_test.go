@@ -1,4 +1,4 @@
-package runtime_test
+package delegate_test
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
-func ceilingOf(t testing.TB, policies map[string]string) *runtime.Ceiling {
+func ceilingOf(t testing.TB, policies map[string]string) *delegate.Ceiling {
 	t.Helper()
 	decoded := map[string]*delegation.Policy{}
 	for name, src := range policies {
@@ -25,7 +25,7 @@ func ceilingOf(t testing.TB, policies map[string]string) *runtime.Ceiling {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := runtime.NewCeiling(context.Background(), out)
+	c, err := delegate.NewCeiling(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestCeilingSiblingsNeverOverspend(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			child := []string{"alpha", "beta"}[i%2]
-			d, err := c.Decide(context.Background(), runtime.CeilingCall{
+			d, err := c.Decide(context.Background(), delegate.CeilingCall{
 				Chain: []string{"planner", child}, Tool: fmt.Sprintf("t%d", i), Agent: child, Minute: 720, Session: "main",
 			})
 			if err != nil {
@@ -72,7 +72,7 @@ func TestCeilingEscalatesToTheOutermostApprover(t *testing.T) {
 		"planner": `{"escalate_tools": {"wire_*": "money moves"}, "approver": "treasury"}`,
 		"child":   `{"escalate_tools": {"wire_*": "money moves"}}`,
 	})
-	d, err := c.Decide(context.Background(), runtime.CeilingCall{Chain: []string{"planner", "child"}, Tool: "wire_out", Agent: "c1"})
+	d, err := c.Decide(context.Background(), delegate.CeilingCall{Chain: []string{"planner", "child"}, Tool: "wire_out", Agent: "c1"})
 	if err != nil {
 		t.Fatal(err)
 	}

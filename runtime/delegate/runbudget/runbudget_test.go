@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/regate/regate/runtime/runbudget"
+	"github.com/regate/regate/runtime/delegate/runbudget"
 )
 
 // 64 goroutines, half in nested runs with their own shares and half

@@ -1,6 +1,6 @@
 //go:build race
 
-package runtime
+package delegate
 
 // raceEnabled: the delegation soundness fuzzer runs few pairs under the
 // race detector, where it decides nothing concurrently in its short run

@@ -1,10 +1,10 @@
-package runtime_test
+package delegate_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // BenchmarkCeilingDecide is one call through a bare Ceiling over two named
@@ -15,7 +15,7 @@ func BenchmarkCeilingDecide(b *testing.B) {
 		"child":   `{"allowed_tools": ["read_*"], "rate_limits": {"*": "1000000/second"}}`,
 	})
 	ctx := context.Background()
-	call := runtime.CeilingCall{Chain: []string{"planner", "child"}, Tool: "read_a", Agent: "c", Minute: 600, Session: "main"}
+	call := delegate.CeilingCall{Chain: []string{"planner", "child"}, Tool: "read_a", Agent: "c", Minute: 600, Session: "main"}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.Decide(ctx, call); err != nil {
@@ -28,10 +28,10 @@ func BenchmarkCeilingDecide(b *testing.B) {
 // the live planner compiled again, the chain's data written, the three
 // policies decided and charged.
 func BenchmarkChildRunDecide(b *testing.B) {
-	run := runtime.NewRun("r")
+	run := delegate.NewRun("r")
 	planner := policy(b, `{"allowed_tools": ["read_*", "write_*"], "rate_limits": {"*": "1000000/second"}}`)
-	mid := enter(b, run, planner, policy(b, `{"allowed_tools": ["read_*"], "rate_limits": {"*": "1000000/second"}}`), runtime.DelegateOptions{})
-	lease, err := mid.Delegate(policy(b, `{"allowed_tools": ["read_*"], "rate_limits": {"*": "1000000/second"}}`), runtime.DelegateOptions{Level: 1})
+	mid := enter(b, run, planner, policy(b, `{"allowed_tools": ["read_*"], "rate_limits": {"*": "1000000/second"}}`), delegate.DelegateOptions{})
+	lease, err := mid.Delegate(policy(b, `{"allowed_tools": ["read_*"], "rate_limits": {"*": "1000000/second"}}`), delegate.DelegateOptions{Level: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func BenchmarkChildRunDecide(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	call := runtime.CeilingCall{Tool: "read_a", Minute: 600, Session: "main"}
+	call := delegate.CeilingCall{Tool: "read_a", Minute: 600, Session: "main"}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := leaf.Decide(ctx, call); err != nil {

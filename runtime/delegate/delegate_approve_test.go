@@ -1,10 +1,10 @@
-package runtime_test
+package delegate_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // TestApproveChargesAnEscalation: an escalation charges nothing until it
@@ -57,17 +57,17 @@ func TestApproveChargesAnEscalation(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			run := runtime.NewRun("r")
+			run := delegate.NewRun("r")
 			p := policy(t, planner)
-			child := enter(t, run, p, nil, runtime.DelegateOptions{AgentID: "c"})
+			child := enter(t, run, p, nil, delegate.DelegateOptions{AgentID: "c"})
 			escalations := map[int]string{}
 			for i, s := range tt.steps {
-				var d runtime.CeilingDecision
+				var d delegate.CeilingDecision
 				var err error
 				if s.tool != "" {
-					d, err = child.Decide(ctx, runtime.CeilingCall{Tool: s.tool, Minute: 600, Session: "main"})
+					d, err = child.Decide(ctx, delegate.CeilingCall{Tool: s.tool, Minute: 600, Session: "main"})
 				} else {
-					d, err = child.Approve(ctx, runtime.EscalationApproval{Escalation: escalations[s.approve], Approver: s.approver, Minute: 600})
+					d, err = child.Approve(ctx, delegate.EscalationApproval{Escalation: escalations[s.approve], Approver: s.approver, Minute: 600})
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -94,18 +94,18 @@ func TestApproveChargesAnEscalation(t *testing.T) {
 // escalations; the approval of one dropped is refused.
 func TestPendingEscalationsAreBounded(t *testing.T) {
 	ctx := context.Background()
-	run := runtime.NewRun("r")
-	child := enter(t, run, policy(t, `{"escalate_tools": {"*": "all"}, "approver": "ops"}`), nil, runtime.DelegateOptions{})
+	run := delegate.NewRun("r")
+	child := enter(t, run, policy(t, `{"escalate_tools": {"*": "all"}, "approver": "ops"}`), nil, delegate.DelegateOptions{})
 	var ids []string
 	for range 65 {
-		d, err := child.Decide(ctx, runtime.CeilingCall{Tool: "t", Minute: 600})
+		d, err := child.Decide(ctx, delegate.CeilingCall{Tool: "t", Minute: 600})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, d.Escalation)
 	}
 	for i, want := range map[int]string{0: "deny not_pending", 1: "allow", 64: "allow"} {
-		d, err := child.Approve(ctx, runtime.EscalationApproval{Escalation: ids[i], Approver: "ops", Minute: 600})
+		d, err := child.Approve(ctx, delegate.EscalationApproval{Escalation: ids[i], Approver: "ops", Minute: 600})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestPendingEscalationsAreBounded(t *testing.T) {
 		}
 	}
 	child.Exit()
-	if d, _ := child.Approve(ctx, runtime.EscalationApproval{Escalation: ids[2], Approver: "ops"}); summary(d) != "deny not_running" {
+	if d, _ := child.Approve(ctx, delegate.EscalationApproval{Escalation: ids[2], Approver: "ops"}); summary(d) != "deny not_running" {
 		t.Errorf("an approval after exit: %s; want not_running", summary(d))
 	}
 }
