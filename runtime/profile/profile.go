@@ -1,4 +1,4 @@
-package runtime
+package profile
 
 import (
 	"context"
@@ -6,7 +6,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
-	"github.com/regate/regate/compiler/profile"
+	profilerules "github.com/regate/regate/compiler/profile"
+	"github.com/regate/regate/runtime"
 )
 
 // ProfileQuery is the decision of profile resolution.
@@ -16,13 +17,13 @@ const ProfileQuery = "data.regate.lib.profile.decision"
 // a compiled profile rule set, and composes the prompt with it.
 type Profiles struct {
 	query rego.PreparedEvalQuery
-	out   *profile.Output
+	out   *profilerules.Output
 }
 
 // NewProfiles prepares the resolution over out.
-func NewProfiles(ctx context.Context, out *profile.Output) (*Profiles, error) {
+func NewProfiles(ctx context.Context, out *profilerules.Output) (*Profiles, error) {
 	store := inmem.NewFromObject(map[string]any{"regate": map[string]any{"profile": out.Data}})
-	q, err := PrepareLibrary(ctx, ProfileQuery, store, out.Module)
+	q, err := runtime.PrepareLibrary(ctx, ProfileQuery, store, out.Module)
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +44,10 @@ type ProfileRequest struct {
 	Subagent bool
 	// Flags are the start-up selection flags (--sp-profile, --sp-auto,
 	// --sp-off); more than one is ignored.
-	Flags []profile.Selection
+	Flags []profilerules.Selection
 	// Session holds the selection entries of the session's active branch,
 	// oldest first; the newest decides when it can be read.
-	Session []profile.Selection
+	Session []profilerules.Selection
 }
 
 // ProfileDecision is what applies, as data: the selection (mode, where it
@@ -69,7 +70,7 @@ type ProfileDecision struct {
 	Layers   []string `json:"layers"`
 	// Diagnostics are the codes resolution reported (profile-missing,
 	// auto-none, binding-conflict, ...); the rule set's own are in
-	// profile.Output.Diagnostics.
+	// compiler/profile's Output.Diagnostics.
 	Diagnostics []string `json:"diagnostics"`
 }
 
@@ -100,13 +101,13 @@ func (p *Profiles) Input(req ProfileRequest) map[string]any {
 func (p *Profiles) Resolve(ctx context.Context, req ProfileRequest) (ProfileDecision, error) {
 	in := p.Input(req)
 	var r profileResult
-	if err := EvalLibrary(ctx, p.query, in, &r); err != nil {
+	if err := runtime.EvalLibrary(ctx, p.query, in, &r); err != nil {
 		return ProfileDecision{}, err
 	}
 	switch r.Mode {
 	case "auto", "manual", "off":
 	default:
-		return ProfileDecision{}, fmt.Errorf("runtime: profile resolution returned mode %q", r.Mode)
+		return ProfileDecision{}, fmt.Errorf("profile: profile resolution returned mode %q", r.Mode)
 	}
 	d := ProfileDecision{Mode: r.Mode, SelectionFrom: r.SelectionFrom, Layers: r.Layers, Diagnostics: r.Diagnostics}
 	d.Profile, d.Binding, d.Conflict = deref(r.Profile), deref(r.Binding), deref(r.Conflict)
@@ -129,12 +130,12 @@ func (p *Profiles) Compose(d ProfileDecision, prompt string) (string, bool) {
 	for i, ref := range d.Layers {
 		bodies[i] = p.out.Bodies[ref]
 	}
-	return profile.Compose(prompt, bodies), true
+	return profilerules.Compose(prompt, bodies), true
 }
 
-func selections(s []profile.Selection) []profile.Selection {
+func selections(s []profilerules.Selection) []profilerules.Selection {
 	if s == nil {
-		return []profile.Selection{}
+		return []profilerules.Selection{}
 	}
 	return s
 }

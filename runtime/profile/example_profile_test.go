@@ -1,4 +1,4 @@
-package runtime_test
+package profile_test
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/compiler/profile"
-	"github.com/regate/regate/runtime"
+	profilerules "github.com/regate/regate/compiler/profile"
+	"github.com/regate/regate/runtime/profile"
 )
 
 // A user binds Claude models to a review profile globally, and a trusted
@@ -16,7 +16,7 @@ import (
 // binding; anything else gets the global default.
 func Example_profiles() {
 	ctx := context.Background()
-	out, err := profile.Compile(profile.Input{
+	out, err := profilerules.Compile(profilerules.Input{
 		Global: &compiler.Source{Name: "global/config.json", Data: []byte(`{
 			"version": 1,
 			"defaultProfile": "base",
@@ -36,22 +36,22 @@ func Example_profiles() {
 	if err != nil {
 		panic(err)
 	}
-	profiles, err := runtime.NewProfiles(ctx, out)
+	profiles, err := profile.NewProfiles(ctx, out)
 	if err != nil {
 		panic(err)
 	}
-	for _, m := range []runtime.Model{{"anthropic", "claude-opus-4"}, {"anthropic", "claude-sonnet-4"}, {"deepseek", "deepseek-chat"}} {
-		d, err := profiles.Resolve(ctx, runtime.ProfileRequest{Model: &m})
+	for _, m := range []profile.Model{{"anthropic", "claude-opus-4"}, {"anthropic", "claude-sonnet-4"}, {"deepseek", "deepseek-chat"}} {
+		d, err := profiles.Resolve(ctx, profile.ProfileRequest{Model: &m})
 		if err != nil {
 			panic(err)
 		}
 		fmt.Printf("%s/%s: %s via %q (specificity %d), layers %v\n", m.Provider, m.Model, d.Profile, d.Binding, d.Specificity, d.Layers)
 	}
 
-	d, _ := profiles.Resolve(ctx, runtime.ProfileRequest{Model: &runtime.Model{Provider: "anthropic", Model: "claude-sonnet-4"}})
+	d, _ := profiles.Resolve(ctx, profile.ProfileRequest{Model: &profile.Model{Provider: "anthropic", Model: "claude-sonnet-4"}})
 	prompt, _ := profiles.Compose(d, "NATIVE PROMPT")
 	again, _ := profiles.Compose(d, prompt)
-	fmt.Println(strings.ReplaceAll(prompt, profile.Control, "<control statement>"))
+	fmt.Println(strings.ReplaceAll(prompt, profilerules.Control, "<control statement>"))
 	fmt.Println("composing again changes nothing:", again == prompt)
 	// Output:
 	// anthropic/claude-opus-4: project:local via "project:opus" (specificity 3), layers [project:local]
