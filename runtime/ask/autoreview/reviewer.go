@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 // A Request is one review call.
@@ -50,7 +51,7 @@ type Config struct {
 	Misconfigured string
 	// Transcript, when set, gives the session transcript the reviewer sees
 	// for an ask, rendered under Budget.
-	Transcript func(runtime.Ask) []Entry
+	Transcript func(ask.Ask) []Entry
 	Budget     Budget
 	// Log, when set, is the review log every outcome is written to.
 	Log *runtime.Log
@@ -116,12 +117,12 @@ type Result struct {
 	Transcript *Stats `json:"transcript,omitempty"`
 }
 
-// Authorize reviews an ask: the runtime.Authorizer of the chain. The
+// Authorize reviews an ask: the ask.Authorizer of the chain. The
 // outcome goes to Config.Log, the review log, when set.
-func (r *Reviewer) Authorize(ctx context.Context, ask runtime.Ask) (runtime.Verdict, error) {
-	v, res := r.Review(ctx, ask)
+func (r *Reviewer) Authorize(ctx context.Context, a ask.Ask) (ask.Verdict, error) {
+	v, res := r.Review(ctx, a)
 	if r.cfg.Log != nil {
-		if err := runtime.LogReview(r.cfg.Log, ask, v, res); err != nil {
+		if err := ask.LogReview(r.cfg.Log, a, v, res); err != nil {
 			return v, fmt.Errorf("autoreview: review log: %w", err)
 		}
 	}
@@ -129,10 +130,10 @@ func (r *Reviewer) Authorize(ctx context.Context, ask runtime.Ask) (runtime.Verd
 }
 
 // Review reviews an ask and reports how.
-func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict, Result) {
-	action := actionJSON(ask)
-	if r.cachedAllow(ask.UserMessage, action) {
-		return runtime.Verdict{Action: "allow", Reason: "approved by automatic review earlier in this user message"}, Result{Outcome: Approve, Cached: true}
+func (r *Reviewer) Review(ctx context.Context, a ask.Ask) (ask.Verdict, Result) {
+	action := actionJSON(a)
+	if r.cachedAllow(a.UserMessage, action) {
+		return ask.Verdict{Action: "allow", Reason: "approved by automatic review earlier in this user message"}, Result{Outcome: Approve, Cached: true}
 	}
 	model := r.cfg.Model
 	if model == "" && r.cfg.SessionModel != nil {
@@ -146,7 +147,7 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 	defer cancel()
 	user := "Planned action:\n" + action
 	if r.cfg.Transcript != nil {
-		text, st := Render(r.cfg.Transcript(ask), r.cfg.Budget)
+		text, st := Render(r.cfg.Transcript(a), r.cfg.Budget)
 		user = "Transcript:\n" + text + "\n" + user
 		res.Transcript = &st
 	}
@@ -158,7 +159,7 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 		switch {
 		case ctx.Err() != nil: // the user aborted: deny, so no dialog follows a no
 			res.Outcome = Cancelled
-			return runtime.Verdict{Action: "deny", Reason: "the review was cancelled"}, res
+			return ask.Verdict{Action: "deny", Reason: "the review was cancelled"}, res
 		case errors.Is(budget.Err(), context.DeadlineExceeded):
 			res.Outcome = Timeout
 			return deferred(Timeout, ""), res
@@ -172,31 +173,31 @@ func (r *Reviewer) Review(ctx context.Context, ask runtime.Ask) (runtime.Verdict
 		res.Outcome, res.Reason = outcome, reason
 		switch outcome {
 		case Approve:
-			r.cacheAllow(ask.UserMessage, action)
-			return runtime.Verdict{Action: "allow", Reason: "[model-generated] " + reason}, res
+			r.cacheAllow(a.UserMessage, action)
+			return ask.Verdict{Action: "allow", Reason: "[model-generated] " + reason}, res
 		case Reject:
-			return runtime.Verdict{Action: "defer", Reason: "[model-generated] " + reason}, res
+			return ask.Verdict{Action: "defer", Reason: "[model-generated] " + reason}, res
 		}
 		return deferred(outcome, ""), res // malformed or truncated: not retried
 	}
 	return deferred(ProviderError, ""), res
 }
 
-func deferred(outcome, detail string) runtime.Verdict {
+func deferred(outcome, detail string) ask.Verdict {
 	note := failureNotes[outcome]
 	if detail != "" {
 		note += ": " + detail
 	}
-	return runtime.Verdict{Action: "defer", Reason: "[regate] " + note}
+	return ask.Verdict{Action: "defer", Reason: "[regate] " + note}
 }
 
 // actionJSON is the bounded description of the planned action the model
 // sees, and the cache's key.
-func actionJSON(ask runtime.Ask) string {
+func actionJSON(a ask.Ask) string {
 	b, _ := json.Marshal(map[string]any{
-		"tool": ask.Call.Tool, "input": ask.Call.Input, "agent": ask.Call.Agent,
-		"surface": ask.Decision.Surface, "value": ask.Decision.Value, "matched": ask.Decision.Matched,
-		"runs": ask.Runs,
+		"tool": a.Call.Tool, "input": a.Call.Input, "agent": a.Call.Agent,
+		"surface": a.Decision.Surface, "value": a.Decision.Value, "matched": a.Decision.Matched,
+		"runs": a.Runs,
 	})
 	if len(b) > 8000 {
 		return string(b[:8000]) + "…"

@@ -65,7 +65,7 @@ func TestOpenAIAgainstAFakeServer(t *testing.T) {
 			}))
 			defer srv.Close()
 			r := New(Config{Provider: OpenAI{BaseURL: srv.URL, APIKey: "k"}, Model: "judge", Timeout: 300 * time.Millisecond, MaxAttempts: 2})
-			v, res := r.Review(context.Background(), ask("m1", "make deploy"))
+			v, res := r.Review(context.Background(), askFor("m1", "make deploy"))
 			if v.Action != c.action || res.Outcome != c.outcome || res.Attempts != c.attempts {
 				t.Errorf("verdict %+v result %+v; want %s %s after %d attempts", v, res, c.action, c.outcome, c.attempts)
 			}

@@ -1,4 +1,4 @@
-package runtime
+package ask
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 	"sync"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
 )
 
 // An Ask is a call the policy resolved to ask, as the authorizer chain
 // sees it.
 type Ask struct {
 	Call     facts.Call
-	Decision Decision
+	Decision runtime.Decision
 	// Session identifies the session (and, for a forwarded ask, the
 	// subagent's); UserMessage the current user message, which bounds how
 	// long an approval may be reused.
@@ -23,6 +24,23 @@ type Ask struct {
 	// Runs is, when the deciding unit is a wrapper (xargs, sudo, bash -c),
 	// the command that will actually run: a prompt fact.
 	Runs string
+}
+
+// New builds the ask a decision of e puts to the authorizer chain, with
+// the command a deciding wrapper runs (a prompt fact). The caller sets
+// Session and UserMessage.
+func New(e *runtime.Engine, call facts.Call, d runtime.Decision) Ask {
+	ask := Ask{Call: call, Decision: d}
+	if d.Surface != "bash" {
+		return ask
+	}
+	for _, c := range e.Facts(call).Checks {
+		if c.Surface == "bash" && c.Value == d.Value && c.At == d.At && c.Runs != "" {
+			ask.Runs = c.Runs
+			break
+		}
+	}
+	return ask
 }
 
 // A Verdict is a link's answer: allow, deny or defer, with an optional
@@ -76,6 +94,12 @@ func NewChain(order []string, terminal Authorizer, warn func(format string, args
 	}
 	return &Chain{order: append([]string(nil), order...), terminal: terminal, warn: warn,
 		links: map[string]Authorizer{}, warned: map[string]bool{}}
+}
+
+// PolicyChain returns the authorizer chain the authorizerChain of e's
+// policy names, ending at terminal (nil: HeadlessDeny).
+func PolicyChain(e *runtime.Engine, terminal Authorizer, warn func(format string, args ...any)) *Chain {
+	return NewChain(e.Knobs().AuthorizerChain, terminal, warn)
 }
 
 // Register registers a link by name. Its place in the chain is the

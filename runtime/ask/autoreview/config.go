@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 // Name is the link's name in authorizerChain.
@@ -68,7 +68,7 @@ func FromPolicy(ar compiler.AutoReview, h Host) (cfg Config, warning string) {
 // Register registers a reviewer built from the policy on chain when
 // autoReview.enabled is set, and returns it (nil when disabled). Like any
 // link, it decides nothing until authorizerChain names "auto-review".
-func Register(chain *runtime.Chain, ar compiler.AutoReview, h Host) (r *Reviewer, warning string) {
+func Register(chain *ask.Chain, ar compiler.AutoReview, h Host) (r *Reviewer, warning string) {
 	if !ar.Enabled {
 		return nil, ""
 	}

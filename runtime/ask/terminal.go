@@ -1,11 +1,11 @@
-package runtime
+package ask
 
 import (
 	"context"
 	"strings"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
 )
 
 // The choices of a permission prompt (the spec's inline dialog: y, s, n and
@@ -44,7 +44,7 @@ func (f PrompterFunc) Prompt(ctx context.Context, ask Ask, p Prompt) (Answer, er
 type Interactive struct {
 	Prompter Prompter
 	// Session receives session approvals; nil makes them approve once.
-	Session *Session
+	Session *runtime.Session
 	// Cwd is shown as evidence; MaxRows and MaxWidth are promptMaxRows and
 	// promptFieldMaxWidth (0: unbounded).
 	Cwd               string
@@ -53,9 +53,9 @@ type Interactive struct {
 
 // NewInteractive returns the interactive terminal of an engine: its
 // session, its working directory and its policy's prompt budgets.
-func (e *Engine) NewInteractive(p Prompter) *Interactive {
-	k := e.out.Knobs
-	return &Interactive{Prompter: p, Session: e.session, Cwd: e.env.Cwd, MaxRows: k.PromptMaxRows, MaxWidth: k.PromptFieldMaxWidth}
+func NewInteractive(e *runtime.Engine, p Prompter) *Interactive {
+	k := e.Knobs()
+	return &Interactive{Prompter: p, Session: e.Session(), Cwd: e.Cwd(), MaxRows: k.PromptMaxRows, MaxWidth: k.PromptFieldMaxWidth}
 }
 
 // Authorize asks the person. Only an explicit approval allows.
@@ -99,29 +99,3 @@ func (t *Interactive) approveSession(ask Ask) (Verdict, error) {
 	}
 	return Verdict{Action: "allow", Reason: "approved for this session by the user"}, nil
 }
-
-// Ask builds the ask a decision puts to the authorizer chain, with the
-// command a deciding wrapper runs (a prompt fact). The caller sets Session
-// and UserMessage.
-func (e *Engine) Ask(call facts.Call, d Decision) Ask {
-	ask := Ask{Call: call, Decision: d}
-	if d.Surface != "bash" {
-		return ask
-	}
-	for _, c := range e.Facts(call).Checks {
-		if c.Surface == "bash" && c.Value == d.Value && c.At == d.At && c.Runs != "" {
-			ask.Runs = c.Runs
-			break
-		}
-	}
-	return ask
-}
-
-// Chain returns the authorizer chain the policy's authorizerChain names,
-// ending at terminal (nil: HeadlessDeny).
-func (e *Engine) Chain(terminal Authorizer, warn func(format string, args ...any)) *Chain {
-	return NewChain(e.out.Knobs.AuthorizerChain, terminal, warn)
-}
-
-// Knobs returns the policy's runtime knobs.
-func (e *Engine) Knobs() compiler.Knobs { return e.out.Knobs }

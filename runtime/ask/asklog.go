@@ -1,9 +1,10 @@
-package runtime
+package ask
 
 import (
 	"errors"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/runtime"
 )
 
 // The ask path's log files, in the log folder.
@@ -19,7 +20,7 @@ const (
 // sensitive keys and are owner-only. A log the policy turns off is nil,
 // and a nil *Log writes nothing.
 type AskLogs struct {
-	Review, Debug *Log
+	Review, Debug *runtime.Log
 }
 
 // OpenAskLogs opens the logs k enables under dir.
@@ -27,12 +28,12 @@ func OpenAskLogs(dir string, k compiler.Knobs) (AskLogs, error) {
 	var logs AskLogs
 	var err error
 	if k.PermissionReviewLog {
-		if logs.Review, err = OpenLog(dir, ReviewLogFile, k.ReviewLogFieldMaxWidth); err != nil {
+		if logs.Review, err = runtime.OpenLog(dir, ReviewLogFile, k.ReviewLogFieldMaxWidth); err != nil {
 			return AskLogs{}, err
 		}
 	}
 	if k.DebugLog {
-		if logs.Debug, err = OpenLog(dir, DebugLogFile, 0); err != nil {
+		if logs.Debug, err = runtime.OpenLog(dir, DebugLogFile, 0); err != nil {
 			logs.Close()
 			return AskLogs{}, err
 		}
@@ -62,15 +63,16 @@ func (l AskLogs) Answered(ask Ask, v Verdict, review any) error {
 // ReviewEvent is one line of the review log: the ask, where it went and
 // how it was answered.
 type ReviewEvent struct {
-	Call     map[string]any `json:"call"`
-	Decision Decision       `json:"decision"`
-	Verdict  Verdict        `json:"verdict"`
-	Review   any            `json:"review,omitempty"` // the reviewer's outcome, attempts, usage
+	Call     map[string]any   `json:"call"`
+	Decision runtime.Decision `json:"decision"`
+	Verdict  Verdict          `json:"verdict"`
+	Review   any              `json:"review,omitempty"` // the reviewer's outcome, attempts, usage
 }
 
-// logValue is the event as encoding/json writes it, in plain values, so
-// that the log walks the call's input instead of encoding it whole.
-func (ev ReviewEvent) logValue() any {
+// LogValue is the event as encoding/json writes it, in plain values, so
+// that the log walks the call's input instead of encoding it whole
+// (runtime.LogValuer).
+func (ev ReviewEvent) LogValue() any {
 	m := map[string]any{"call": ev.Call, "decision": ev.Decision, "verdict": ev.Verdict}
 	if ev.Call == nil {
 		m["call"] = nil
@@ -83,7 +85,7 @@ func (ev ReviewEvent) logValue() any {
 
 // LogReview writes an ask's answer to the review log (masked and bounded
 // as every log line is).
-func LogReview(l *Log, ask Ask, v Verdict, review any) error {
+func LogReview(l *runtime.Log, ask Ask, v Verdict, review any) error {
 	return l.Write(ReviewEvent{
 		Call:     map[string]any{"tool": ask.Call.Tool, "input": ask.Call.Input, "agent": ask.Call.Agent},
 		Decision: ask.Decision, Verdict: v, Review: review,

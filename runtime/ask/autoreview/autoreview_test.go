@@ -12,6 +12,7 @@ import (
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 func call(name, args string) ToolCall { return ToolCall{Name: name, Arguments: json.RawMessage(args)} }
@@ -54,8 +55,8 @@ func (f *fakeProvider) Complete(ctx context.Context, req Request) (Reply, error)
 	return f.reply(n, req)
 }
 
-func ask(msg, cmd string) runtime.Ask {
-	return runtime.Ask{
+func askFor(msg, cmd string) ask.Ask {
+	return ask.Ask{
 		Call:        facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}},
 		Decision:    runtime.Decision{Action: "ask", Surface: "bash", Value: cmd, Matched: "*"},
 		UserMessage: msg,
@@ -87,7 +88,7 @@ func TestReviewOutcomes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := New(Config{Provider: &fakeProvider{reply: c.reply}, Model: "m", MaxAttempts: 2})
-			v, res := r.Review(context.Background(), ask("m1", "make"))
+			v, res := r.Review(context.Background(), askFor("m1", "make"))
 			if v.Action != c.action || res.Outcome != c.outcome || res.Attempts != c.attempts {
 				t.Errorf("verdict %+v result %+v; want %s %s after %d attempts", v, res, c.action, c.outcome, c.attempts)
 			}
@@ -101,15 +102,15 @@ func TestReviewBudgetAndCancel(t *testing.T) {
 		return Reply{}, errors.New("late")
 	}}
 	r := New(Config{Provider: slow, Model: "m", Timeout: 50 * time.Millisecond, MaxAttempts: 5})
-	if v, res := r.Review(context.Background(), ask("m1", "make")); v.Action != "defer" || res.Outcome != Timeout {
+	if v, res := r.Review(context.Background(), askFor("m1", "make")); v.Action != "defer" || res.Outcome != Timeout {
 		t.Errorf("past the budget: %+v %+v", v, res)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if v, res := r.Review(ctx, ask("m1", "make")); v.Action != "deny" || res.Outcome != Cancelled {
+	if v, res := r.Review(ctx, askFor("m1", "make")); v.Action != "deny" || res.Outcome != Cancelled {
 		t.Errorf("cancelled: %+v %+v", v, res)
 	}
-	if v, res := New(Config{Misconfigured: "autoReview.provider is set without autoReview.model"}).Review(context.Background(), ask("m", "x")); v.Action != "defer" || res.Outcome != NoModel {
+	if v, res := New(Config{Misconfigured: "autoReview.provider is set without autoReview.model"}).Review(context.Background(), askFor("m", "x")); v.Action != "defer" || res.Outcome != NoModel {
 		t.Errorf("misconfigured: %+v %+v", v, res)
 	}
 }
@@ -127,27 +128,27 @@ func TestConcurrentAsksAndTheAllowCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if v, _ := r.Review(context.Background(), ask("m1", fmt.Sprintf("cmd %d", i%4))); v.Action != "allow" {
+			if v, _ := r.Review(context.Background(), askFor("m1", fmt.Sprintf("cmd %d", i%4))); v.Action != "allow" {
 				t.Errorf("ask %d: %+v", i, v)
 			}
 		}()
 	}
 	wg.Wait()
 	before := p.calls.Load()
-	if _, res := r.Review(context.Background(), ask("m1", "cmd 1")); !res.Cached || p.calls.Load() != before {
+	if _, res := r.Review(context.Background(), askFor("m1", "cmd 1")); !res.Cached || p.calls.Load() != before {
 		t.Errorf("the same action in the same message was reviewed again: %+v", res)
 	}
-	if _, res := r.Review(context.Background(), ask("m2", "cmd 1")); res.Cached || p.calls.Load() != before+1 {
+	if _, res := r.Review(context.Background(), askFor("m2", "cmd 1")); res.Cached || p.calls.Load() != before+1 {
 		t.Errorf("an allow was served across user messages: %+v", res)
 	}
-	if _, res := r.Review(context.Background(), ask("m1", "cmd 1")); res.Cached {
+	if _, res := r.Review(context.Background(), askFor("m1", "cmd 1")); res.Cached {
 		t.Errorf("a new user message must forget the earlier one's allows: %+v", res)
 	}
 	rejecting := New(Config{Provider: &fakeProvider{reply: func(int64, Request) (Reply, error) {
 		return Reply{ToolCalls: []ToolCall{call("reject", `{"reason":"no"}`)}}, nil
 	}}, Model: "m"})
-	rejecting.Review(context.Background(), ask("m1", "x"))
-	if _, res := rejecting.Review(context.Background(), ask("m1", "x")); res.Cached {
+	rejecting.Review(context.Background(), askFor("m1", "x"))
+	if _, res := rejecting.Review(context.Background(), askFor("m1", "x")); res.Cached {
 		t.Error("a reject was cached")
 	}
 }

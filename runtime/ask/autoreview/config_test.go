@@ -12,6 +12,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 func compilePolicy(t *testing.T, autoReview string) *compiler.Output {
@@ -94,10 +95,10 @@ func TestFromPolicy(t *testing.T) {
 	}
 	sessionModel := "model-a"
 	host := Host{Resolve: resolve, Session: approving, SessionModel: func() string { return sessionModel }}
-	review := func(ar compiler.AutoReview, msg string) runtime.Verdict {
-		chain := runtime.NewChain([]string{Name}, runtime.HeadlessDeny, nil)
+	review := func(ar compiler.AutoReview, msg string) ask.Verdict {
+		chain := ask.NewChain([]string{Name}, ask.HeadlessDeny, nil)
 		Register(chain, ar, host)
-		return chain.Resolve(context.Background(), ask(msg, "make"))
+		return chain.Resolve(context.Background(), askFor(msg, "make"))
 	}
 	ar := compilePolicy(t, `{"provider": "openai", "model": "pinned-1"}`).Knobs.AutoReview
 	if v := review(ar, "m1"); v.Action != "allow" || !strings.Contains(v.Reason, "pinned-1") {
@@ -124,7 +125,7 @@ func TestFromPolicy(t *testing.T) {
 		}
 	}
 	off := compilePolicy(t, `{"enabled": false, "provider": "openai", "model": "m"}`).Knobs.AutoReview
-	if r, _ := Register(runtime.NewChain(nil, nil, nil), off, host); r != nil {
+	if r, _ := Register(ask.NewChain(nil, nil, nil), off, host); r != nil {
 		t.Error("a disabled reviewer was registered")
 	}
 	if v := review(off, "m5"); v.By != "terminal" {
@@ -141,7 +142,7 @@ func TestFromPolicy(t *testing.T) {
 // sensitive-keyed input stays masked.
 func TestOutcomesReachTheReviewLog(t *testing.T) {
 	dir := t.TempDir()
-	log, err := runtime.OpenLog(dir, runtime.ReviewLogFile, 1000)
+	log, err := runtime.OpenLog(dir, ask.ReviewLogFile, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,19 +153,19 @@ func TestOutcomesReachTheReviewLog(t *testing.T) {
 		return Reply{ToolCalls: []ToolCall{call("reject", `{"reason":"not what the user asked"}`)}, Usage: Usage{InputTokens: 120, OutputTokens: 9}}, nil
 	}}
 	r := New(Config{Provider: p, Model: "m-1", Log: log})
-	a := ask("msg", "deploy")
+	a := askFor("msg", "deploy")
 	a.Call.Input["api_key"] = "sk-live-123"
 	if v, err := r.Authorize(context.Background(), a); err != nil || v.Action != "defer" {
 		t.Fatalf("%+v, %v", v, err)
 	}
 	log.Close()
-	b, err := os.ReadFile(filepath.Join(dir, runtime.ReviewLogFile))
+	b, err := os.ReadFile(filepath.Join(dir, ask.ReviewLogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var line struct {
 		Call    map[string]any `json:"call"`
-		Verdict runtime.Verdict
+		Verdict ask.Verdict
 		Review  Result
 	}
 	if err := json.Unmarshal(b, &line); err != nil {

@@ -1,4 +1,4 @@
-package runtime_test
+package ask_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 // The ask path: a policy ask goes through the links authorizerChain names
@@ -25,20 +26,20 @@ func Example_askPath() {
 	if err != nil {
 		panic(err)
 	}
-	person := runtime.PrompterFunc(func(_ context.Context, _ runtime.Ask, p runtime.Prompt) (runtime.Answer, error) {
+	person := ask.PrompterFunc(func(_ context.Context, _ ask.Ask, p ask.Prompt) (ask.Answer, error) {
 		for _, l := range p.Lines {
 			if l.Fact {
 				fmt.Printf("  %s: %s\n", l.Key, l.Value)
 			}
 		}
-		return runtime.Answer{Choice: runtime.ApproveSession}, nil
+		return ask.Answer{Choice: ask.ApproveSession}, nil
 	})
-	chain := e.Chain(e.NewInteractive(person), nil)
-	chain.Register("typo-judge", runtime.AuthorizerFunc(func(_ context.Context, a runtime.Ask) (runtime.Verdict, error) {
+	chain := ask.PolicyChain(e, ask.NewInteractive(e, person), nil)
+	chain.Register("typo-judge", ask.AuthorizerFunc(func(_ context.Context, a ask.Ask) (ask.Verdict, error) {
 		if a.Decision.Value == "gti status" {
-			return runtime.Verdict{Action: "deny", Reason: "did you mean git status?"}, nil
+			return ask.Verdict{Action: "deny", Reason: "did you mean git status?"}, nil
 		}
-		return runtime.Verdict{Action: "defer"}, nil
+		return ask.Verdict{Action: "defer"}, nil
 	}))
 	for _, cmd := range []string{"gti status", "make test", "make test"} {
 		call := facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
@@ -46,7 +47,7 @@ func Example_askPath() {
 		if err != nil {
 			panic(err) // a fault: the host blocks the call
 		}
-		v := chain.Resolve(ctx, e.Ask(call, d))
+		v := chain.Resolve(ctx, ask.New(e, call, d))
 		fmt.Printf("%s: %s by %s (%s)\n", cmd, v.Action, v.By, v.Reason)
 	}
 	// Output:

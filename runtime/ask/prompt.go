@@ -1,8 +1,11 @@
-package runtime
+package ask
 
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/regate/regate/internal/printable"
+	"github.com/regate/regate/runtime"
 )
 
 // A PromptLine is one line of a permission prompt: a fact of the request
@@ -62,7 +65,7 @@ func BuildPrompt(ask Ask, cwd string, maxRows, maxWidth int) Prompt {
 		evidence = append(evidence, PromptLine{Key: "cwd", Value: cwd})
 	}
 	if len(ask.Call.Input) > 0 && d.Surface != "bash" {
-		preview, _ := json.Marshal(newEntry(0).clean(ask.Call.Input, ""))
+		preview, _ := json.Marshal(runtime.Masked(ask.Call.Input))
 		evidence = append(evidence, PromptLine{Key: "input", Value: string(preview)})
 	}
 	p := Prompt{}
@@ -82,7 +85,7 @@ func BuildPrompt(ask Ask, cwd string, maxRows, maxWidth int) Prompt {
 
 func (p *Prompt) add(l PromptLine, maxWidth int) {
 	if maxWidth > 0 && utf8.RuneCountInString(l.Value) > maxWidth {
-		l.Value = bound(l.Value, maxWidth)
+		l.Value = printable.Shorten(l.Value, maxWidth)
 		p.Elided = true
 	}
 	p.Lines = append(p.Lines, l)

@@ -1,4 +1,4 @@
-package runtime_test
+package ask_test
 
 import (
 	"context"
@@ -9,19 +9,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
 // answering is a Prompter that answers a and remembers the prompts.
 type answering struct {
-	a       runtime.Answer
+	a       ask.Answer
 	err     error
 	mu      sync.Mutex
-	prompts []runtime.Prompt
+	prompts []ask.Prompt
 }
 
-func (p *answering) Prompt(_ context.Context, _ runtime.Ask, pr runtime.Prompt) (runtime.Answer, error) {
+func (p *answering) Prompt(_ context.Context, _ ask.Ask, pr ask.Prompt) (ask.Answer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.prompts = append(p.prompts, pr)
@@ -30,6 +32,25 @@ func (p *answering) Prompt(_ context.Context, _ runtime.Ask, pr runtime.Prompt) 
 
 const askPolicy = `{"permission": {"*": "allow", "bash": {"*": "ask", "git status": "allow", "rm *": "deny"}},
   "authorizerChain": ["judge"], "promptMaxRows": 6, "promptFieldMaxWidth": 80}`
+
+// newEngine compiles policy and returns an engine on an empty virtual
+// file system, its working directory /home/u/repo.
+func newEngine(t testing.TB, policy string, opts ...runtime.Option) *runtime.Engine {
+	t.Helper()
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(policy)}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fatal := out.Diagnostics.Fatal(); len(fatal) > 0 {
+		t.Fatal(fatal)
+	}
+	opts = append([]runtime.Option{runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{})}, opts...)
+	e, err := runtime.New(context.Background(), out, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
 
 func bashCall(cmd string) facts.Call {
 	return facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
@@ -41,32 +62,32 @@ func bashCall(cmd string) facts.Call {
 func TestInteractiveTerminal(t *testing.T) {
 	for _, c := range []struct {
 		name    string
-		answer  runtime.Answer
+		answer  ask.Answer
 		err     error
 		cmd     string
 		want    string
 		reason  string
 		session bool // a second identical call is allowed without a prompt
 	}{
-		{"approve once", runtime.Answer{Choice: runtime.ApproveOnce}, nil, "make", "allow", "approved once", false},
-		{"approve for the session", runtime.Answer{Choice: runtime.ApproveSession}, nil, "make deploy", "allow", "for this session", true},
-		{"a value with * is approved once only", runtime.Answer{Choice: runtime.ApproveSession}, nil, "ls *.go", "allow", "cannot be approved for the session", false},
-		{"a value with ? is approved once only", runtime.Answer{Choice: runtime.ApproveSession}, nil, "ls a?c", "allow", "cannot be approved for the session", false},
-		{"deny", runtime.Answer{Choice: runtime.Deny}, nil, "make", "deny", "denied by the user", false},
-		{"deny with a reason, on one line", runtime.Answer{Choice: runtime.Deny, Reason: "use\nmake test"}, nil, "make", "deny", "use make test", false},
-		{"an unknown choice denies", runtime.Answer{Choice: "yes please"}, nil, "make", "deny", "no answer regate knows", false},
-		{"a failing prompt denies", runtime.Answer{Choice: runtime.ApproveOnce}, errors.New("tty gone"), "make", "deny", "tty gone", false},
+		{"approve once", ask.Answer{Choice: ask.ApproveOnce}, nil, "make", "allow", "approved once", false},
+		{"approve for the session", ask.Answer{Choice: ask.ApproveSession}, nil, "make deploy", "allow", "for this session", true},
+		{"a value with * is approved once only", ask.Answer{Choice: ask.ApproveSession}, nil, "ls *.go", "allow", "cannot be approved for the session", false},
+		{"a value with ? is approved once only", ask.Answer{Choice: ask.ApproveSession}, nil, "ls a?c", "allow", "cannot be approved for the session", false},
+		{"deny", ask.Answer{Choice: ask.Deny}, nil, "make", "deny", "denied by the user", false},
+		{"deny with a reason, on one line", ask.Answer{Choice: ask.Deny, Reason: "use\nmake test"}, nil, "make", "deny", "use make test", false},
+		{"an unknown choice denies", ask.Answer{Choice: "yes please"}, nil, "make", "deny", "no answer regate knows", false},
+		{"a failing prompt denies", ask.Answer{Choice: ask.ApproveOnce}, errors.New("tty gone"), "make", "deny", "tty gone", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEngine(t, askPolicy)
 			p := &answering{a: c.answer, err: c.err}
-			chain := e.Chain(e.NewInteractive(p), nil)
+			chain := ask.PolicyChain(e, ask.NewInteractive(e, p), nil)
 			ctx := context.Background()
 			d, err := e.Decide(ctx, bashCall(c.cmd))
 			if err != nil || d.Action != "ask" {
 				t.Fatalf("decide: %+v, %v", d, err)
 			}
-			v := chain.Resolve(ctx, e.Ask(bashCall(c.cmd), d))
+			v := chain.Resolve(ctx, ask.New(e, bashCall(c.cmd), d))
 			if v.Action != c.want || v.By != "terminal" || !strings.Contains(v.Reason, c.reason) {
 				t.Errorf("verdict %+v; want %s with %q", v, c.want, c.reason)
 			}
@@ -89,12 +110,12 @@ func TestInteractiveTerminal(t *testing.T) {
 func TestInteractiveCancelledDenies(t *testing.T) {
 	e := newEngine(t, askPolicy)
 	ctx, cancel := context.WithCancel(context.Background())
-	p := runtime.PrompterFunc(func(context.Context, runtime.Ask, runtime.Prompt) (runtime.Answer, error) {
+	p := ask.PrompterFunc(func(context.Context, ask.Ask, ask.Prompt) (ask.Answer, error) {
 		cancel() // the person closed the dialog while it was open
-		return runtime.Answer{Choice: runtime.ApproveOnce}, nil
+		return ask.Answer{Choice: ask.ApproveOnce}, nil
 	})
 	d, _ := e.Decide(ctx, bashCall("make"))
-	if v := e.Chain(e.NewInteractive(p), nil).Resolve(ctx, e.Ask(bashCall("make"), d)); v.Action != "deny" {
+	if v := ask.PolicyChain(e, ask.NewInteractive(e, p), nil).Resolve(ctx, ask.New(e, bashCall("make"), d)); v.Action != "deny" {
 		t.Errorf("a cancelled prompt: %+v", v)
 	}
 }
@@ -108,15 +129,15 @@ func TestWrappedCommandIsAFact(t *testing.T) {
 	if err != nil || d.Action != "ask" {
 		t.Fatalf("decide: %+v, %v", d, err)
 	}
-	ask := e.Ask(call, d)
-	if ask.Runs != "rm -f" {
-		t.Fatalf("runs %q; want rm -f (decision %+v)", ask.Runs, d)
+	a := ask.New(e, call, d)
+	if a.Runs != "rm -f" {
+		t.Fatalf("runs %q; want rm -f (decision %+v)", a.Runs, d)
 	}
-	p := runtime.BuildPrompt(ask, "", 24, 400)
+	p := ask.BuildPrompt(a, "", 24, 400)
 	if got := keys(p); got != "agent,tool,rule,command,runs,from" {
 		t.Errorf("prompt lines %s", got)
 	}
-	if plain := e.Ask(bashCall("make"), runtime.Decision{Action: "ask", Surface: "bash", Value: "make", At: "1:1"}); plain.Runs != "" {
+	if plain := ask.New(e, bashCall("make"), runtime.Decision{Action: "ask", Surface: "bash", Value: "make", At: "1:1"}); plain.Runs != "" {
 		t.Errorf("a plain command has no wrapped command: %q", plain.Runs)
 	}
 }
@@ -126,18 +147,18 @@ func TestWrappedCommandIsAFact(t *testing.T) {
 func TestYoloNeverReachesTheChain(t *testing.T) {
 	e := newEngine(t, `{"permission": {"*": "allow", "bash": {"*": "ask", "rm *": "deny"}}, "yoloMode": true, "authorizerChain": ["judge"]}`)
 	consulted := false
-	chain := e.Chain(runtime.AuthorizerFunc(func(context.Context, runtime.Ask) (runtime.Verdict, error) {
+	chain := ask.PolicyChain(e, ask.AuthorizerFunc(func(context.Context, ask.Ask) (ask.Verdict, error) {
 		consulted = true
-		return runtime.Verdict{Action: "deny"}, nil
+		return ask.Verdict{Action: "deny"}, nil
 	}), nil)
-	chain.Register("judge", runtime.AuthorizerFunc(func(context.Context, runtime.Ask) (runtime.Verdict, error) {
+	chain.Register("judge", ask.AuthorizerFunc(func(context.Context, ask.Ask) (ask.Verdict, error) {
 		consulted = true
-		return runtime.Verdict{Action: "deny"}, nil
+		return ask.Verdict{Action: "deny"}, nil
 	}))
 	ctx := context.Background()
 	for cmd, want := range map[string]string{"make": "allow", "rm -rf x": "deny"} {
 		d, _ := e.Decide(ctx, bashCall(cmd))
-		if v := chain.Resolve(ctx, e.Ask(bashCall(cmd), d)); v.Action != want || v.By != "policy" {
+		if v := chain.Resolve(ctx, ask.New(e, bashCall(cmd), d)); v.Action != want || v.By != "policy" {
 			t.Errorf("%s under yolo: %+v", cmd, v)
 		}
 	}
@@ -151,18 +172,18 @@ func TestYoloNeverReachesTheChain(t *testing.T) {
 // does not answer, denies it; cancelling the child cancels the parent's
 // prompt.
 func TestForwarding(t *testing.T) {
-	ask := runtime.Ask{Call: bashCall("make"), Decision: runtime.Decision{Action: "ask", Surface: "bash", Value: "make"}}
+	forwarded := ask.Ask{Call: bashCall("make"), Decision: runtime.Decision{Action: "ask", Surface: "bash", Value: "make"}}
 	t.Run("the parent answers", func(t *testing.T) {
-		in := runtime.NewInbox(time.Second)
+		in := ask.NewInbox(time.Second)
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
-		var seen runtime.Ask
-		go in.Serve(ctx, func(_ context.Context, a runtime.Ask) runtime.Verdict {
+		var seen ask.Ask
+		go in.Serve(ctx, func(_ context.Context, a ask.Ask) ask.Verdict {
 			seen = a
-			return runtime.Verdict{Action: "allow", Reason: "parent said yes"}
+			return ask.Verdict{Action: "allow", Reason: "parent said yes"}
 		})
-		chain := runtime.NewChain(nil, in.Forwarder("child-7", time.Minute), nil)
-		if v := chain.Resolve(context.Background(), ask); v.Action != "allow" || v.Reason != "parent said yes" {
+		chain := ask.NewChain(nil, in.Forwarder("child-7", time.Minute), nil)
+		if v := chain.Resolve(context.Background(), forwarded); v.Action != "allow" || v.Reason != "parent said yes" {
 			t.Errorf("verdict %+v", v)
 		}
 		if seen.Forwarded != "child-7" {
@@ -170,23 +191,23 @@ func TestForwarding(t *testing.T) {
 		}
 	})
 	t.Run("no parent draining the inbox", func(t *testing.T) {
-		in := runtime.NewInbox(50 * time.Millisecond)
-		v := runtime.NewChain(nil, in.Forwarder("c", time.Minute), nil).Resolve(context.Background(), ask)
+		in := ask.NewInbox(50 * time.Millisecond)
+		v := ask.NewChain(nil, in.Forwarder("c", time.Minute), nil).Resolve(context.Background(), forwarded)
 		if v.Action != "deny" || !strings.Contains(v.Reason, "not taking") {
 			t.Errorf("verdict %+v", v)
 		}
 	})
 	t.Run("the parent never answers", func(t *testing.T) {
-		in := runtime.NewInbox(time.Second)
+		in := ask.NewInbox(time.Second)
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
 		cancelled := make(chan struct{})
-		go in.Serve(ctx, func(actx context.Context, _ runtime.Ask) runtime.Verdict {
+		go in.Serve(ctx, func(actx context.Context, _ ask.Ask) ask.Verdict {
 			<-actx.Done() // the person walked away; the child's deadline ends it
 			close(cancelled)
-			return runtime.Verdict{Action: "allow"}
+			return ask.Verdict{Action: "allow"}
 		})
-		v := runtime.NewChain(nil, in.Forwarder("c", 100*time.Millisecond), nil).Resolve(context.Background(), ask)
+		v := ask.NewChain(nil, in.Forwarder("c", 100*time.Millisecond), nil).Resolve(context.Background(), forwarded)
 		if v.Action != "deny" || !strings.Contains(v.Reason, "forwardingTimeoutMs") {
 			t.Errorf("verdict %+v", v)
 		}
@@ -201,11 +222,11 @@ func TestForwarding(t *testing.T) {
 // TestForwardingConcurrent: many children share one parent's inbox and each
 // gets its own answer.
 func TestForwardingConcurrent(t *testing.T) {
-	in := runtime.NewInbox(5 * time.Second)
+	in := ask.NewInbox(5 * time.Second)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	go in.Serve(ctx, func(_ context.Context, a runtime.Ask) runtime.Verdict {
-		return runtime.Verdict{Action: "deny", Reason: "for " + a.Forwarded}
+	go in.Serve(ctx, func(_ context.Context, a ask.Ask) ask.Verdict {
+		return ask.Verdict{Action: "deny", Reason: "for " + a.Forwarded}
 	})
 	var wg sync.WaitGroup
 	for i := range 32 {
@@ -213,8 +234,8 @@ func TestForwardingConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			child := fmt.Sprintf("child-%d", i)
-			v := runtime.NewChain(nil, in.Forwarder(child, time.Minute), nil).Resolve(context.Background(),
-				runtime.Ask{Decision: runtime.Decision{Action: "ask"}})
+			v := ask.NewChain(nil, in.Forwarder(child, time.Minute), nil).Resolve(context.Background(),
+				ask.Ask{Decision: runtime.Decision{Action: "ask"}})
 			if v.Reason != "for "+child {
 				t.Errorf("%s got %+v", child, v)
 			}

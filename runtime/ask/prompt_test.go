@@ -1,4 +1,4 @@
-package runtime_test
+package ask_test
 
 import (
 	"os"
@@ -9,9 +9,10 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
 
-func keys(p runtime.Prompt) string {
+func keys(p ask.Prompt) string {
 	var ks []string
 	for _, l := range p.Lines {
 		ks = append(ks, l.Key)
@@ -20,20 +21,20 @@ func keys(p runtime.Prompt) string {
 }
 
 func TestBuildPrompt(t *testing.T) {
-	bash := runtime.Ask{
+	bash := ask.Ask{
 		Call:     facts.Call{Tool: "bash", Input: map[string]any{"command": "cd x && make deploy"}},
 		Decision: runtime.Decision{Action: "ask", Surface: "bash", Value: "make deploy", Matched: "*"},
 	}
-	p := runtime.BuildPrompt(bash, "/repo", 24, 400)
+	p := ask.BuildPrompt(bash, "/repo", 24, 400)
 	if got := keys(p); got != "agent,tool,rule,command,from,cwd" {
 		t.Errorf("a bash ask: %s (no surface line: the tool line states it)", got)
 	}
-	path := runtime.Ask{
+	path := ask.Ask{
 		Call:      facts.Call{Tool: "read", Input: map[string]any{"path": "/etc/shadow", "token": "t0ps3cret"}, Agent: "helper"},
 		Decision:  runtime.Decision{Action: "ask", Surface: "path", Value: "/etc/shadow", Matched: "/etc/*"},
 		Forwarded: "child-1",
 	}
-	p = runtime.BuildPrompt(path, "/repo", 24, 400)
+	p = ask.BuildPrompt(path, "/repo", 24, 400)
 	if got := keys(p); got != "agent,session,tool,rule,path,cwd,input" {
 		t.Errorf("a forwarded path ask: %s", got)
 	}
@@ -45,7 +46,7 @@ func TestBuildPrompt(t *testing.T) {
 	// Facts are never dropped, evidence is; a long field is shortened.
 	long := bash
 	long.Decision.Value = strings.Repeat("x", 1000)
-	p = runtime.BuildPrompt(long, "/repo", 3, 50)
+	p = ask.BuildPrompt(long, "/repo", 3, 50)
 	if got := keys(p); !strings.HasPrefix(got, "agent,tool,rule,command,…") || !p.Elided {
 		t.Errorf("under 3 rows: %s (elided %v)", got, p.Elided)
 	}
@@ -64,13 +65,13 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runtime.ReviewLogFile), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ask.ReviewLogFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	knobs := compiler.DefaultKnobs()
 	knobs.DebugLog = true
 	knobs.ReviewLogFieldMaxWidth = 40
-	logs, err := runtime.OpenAskLogs(dir, knobs)
+	logs, err := ask.OpenAskLogs(dir, knobs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 	call := facts.Call{Tool: "mcp", Input: map[string]any{"tool": "deploy", "note": long,
 		"env": map[string]any{"PASSWORD": "hunter2", "Cookie": "c=1", "Authorization": "Bearer " + long}}}
 	d := runtime.Decision{Action: "ask", Surface: "mcp", Value: "deploy", Matched: "*"}
-	if err := logs.Answered(runtime.Ask{Call: call, Decision: d}, runtime.Verdict{Action: "defer", By: "auto-review"}, map[string]any{"outcome": "reject", "api_key": "k-123"}); err != nil {
+	if err := logs.Answered(ask.Ask{Call: call, Decision: d}, ask.Verdict{Action: "defer", By: "auto-review"}, map[string]any{"outcome": "reject", "api_key": "k-123"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := decisions.Log(call, d, "rev"); err != nil {
@@ -90,7 +91,7 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 	}
 	logs.Close()
 	decisions.Close()
-	for _, name := range []string{runtime.ReviewLogFile, runtime.DebugLogFile, runtime.DecisionLogFile} {
+	for _, name := range []string{ask.ReviewLogFile, ask.DebugLogFile, runtime.DecisionLogFile} {
 		path := filepath.Join(dir, name)
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -109,7 +110,7 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 		}
 		// The review log is bounded by reviewLogFieldMaxWidth; the opt-in
 		// debug log is left whole.
-		if bounded := !strings.Contains(string(b), long); bounded != (name == runtime.ReviewLogFile) {
+		if bounded := !strings.Contains(string(b), long); bounded != (name == ask.ReviewLogFile) {
 			t.Errorf("%s: bounded %v", name, bounded)
 		}
 	}
@@ -124,11 +125,11 @@ func TestLogsOff(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "logs")
 	knobs := compiler.DefaultKnobs()
 	knobs.PermissionReviewLog = false
-	logs, err := runtime.OpenAskLogs(dir, knobs)
+	logs, err := ask.OpenAskLogs(dir, knobs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := logs.Answered(runtime.Ask{Call: facts.Call{Tool: "bash"}}, runtime.Verdict{Action: "deny"}, nil); err != nil {
+	if err := logs.Answered(ask.Ask{Call: facts.Call{Tool: "bash"}}, ask.Verdict{Action: "deny"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	logs.Close()
