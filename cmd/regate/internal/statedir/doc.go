@@ -24,4 +24,7 @@
 // cache that cannot be read is bypassed, never trusted: the policy is
 // compiled again. Policies and sessions left untouched for 30 days are
 // removed when a new policy is compiled.
+//
+// The package lives with its only users, the commands of cmd/regate;
+// regate serve keeps its sessions in memory.
 package statedir

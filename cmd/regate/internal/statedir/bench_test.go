@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/internal/workload"
-	"github.com/regate/regate/runtime/statedir"
 )
 
 // BenchmarkCompile compares compiling a policy with reading it back from

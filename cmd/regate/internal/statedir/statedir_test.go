@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/internal/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
-	"github.com/regate/regate/runtime/statedir"
 )
 
 func decideAll(t *testing.T, out *compiler.Output, calls []facts.Call) []runtime.Decision {
