@@ -119,7 +119,7 @@ func (c *Chain) Register(name string, a Authorizer) {
 // hard-guard and policy denies never reach the chain.
 func (c *Chain) Resolve(ctx context.Context, ask Ask) Verdict {
 	if ask.Decision.Action != "ask" {
-		return Verdict{Action: ask.Decision.Action, By: "policy"}
+		return Verdict{Action: string(ask.Decision.Action), By: "policy"}
 	}
 	for _, name := range c.order {
 		c.mu.RLock()
