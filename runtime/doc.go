@@ -25,6 +25,15 @@
 // Scope, a working directory and a session of the caller's, so that one
 // engine and its caches serve any number of them (regate serve).
 //
+// # Logs
+//
+// A Log is a JSON Lines file only its owner can read, each entry masked
+// (values under sensitive keys), bounded (MaxLogDepth, MaxLogEntryBytes,
+// a width per string) and written whole or not at all. The DecisionLog
+// (WithDecisionLog) is one; package ask's review and debug logs are
+// others. A LogValuer gives its entry as plain values so that a Log walks
+// it instead of encoding it; Masked is an entry as such a Log writes it.
+//
 // # Beside the engine
 //
 // Packages beneath this one hold the rest of the house: ask (who answers
