@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/runtime"
 )
@@ -26,7 +27,8 @@ var badInputs = []struct {
 	pos      string
 	severity compiler.Severity
 	// action and matched are the outcome for reading a.txt as agent "a".
-	action, matched string
+	action  action.Action
+	matched string
 }{
 	{"jsonc syntax error", "policy", `{"permission": {"*": "allow" "read": "allow"}}`, compiler.CodeSyntax, "policy.jsonc:1:30", compiler.SeverityError, "ask", "<invalid-policy>"},
 	{"trailing comma", "policy", "{\n  \"permission\": {\"*\": \"allow\",}\n}", compiler.CodeTrailingComma, "policy.jsonc:2:30", compiler.SeverityError, "ask", "<invalid-policy>"},

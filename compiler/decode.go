@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/regate/regate/compiler/action"
 )
 
 // ruleMode says which actions a permission map may hold.
@@ -74,7 +76,7 @@ func decodeStringAction(n *node, pattern string, mode ruleMode, d *diags) (Rule,
 		d.errorf(n.pos, CodeWrongType, "value for %q must be an action string (allow, ask, deny), not %s", pattern, n.kind)
 		return Rule{}, false
 	}
-	a, ok := ParseAction(n.str)
+	a, ok := action.Parse(n.str)
 	if !ok {
 		d.errorf(n.pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", n.str, pattern)
 		return Rule{}, false
@@ -103,7 +105,7 @@ func decodeRuleValue(n *node, pattern string, mode ruleMode, d *diags) (Rule, bo
 		d.errorf(act.pos, CodeWrongType, "action for %q must be a string, not %s", pattern, act.kind)
 		return r, false
 	}
-	a, ok := ParseAction(act.str)
+	a, ok := action.Parse(act.str)
 	if !ok {
 		d.errorf(act.pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", act.str, pattern)
 		return r, false

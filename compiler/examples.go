@@ -20,7 +20,7 @@ type Example struct {
 	Registered []string       `json:"registered,omitempty"`
 	// Expect is allow, ask or deny; Matched, when set, is the rule that
 	// must decide, as written.
-	Expect  string `json:"expect"`
+	Expect  Action `json:"expect"`
 	Matched string `json:"matched,omitempty"`
 }
 
@@ -43,8 +43,8 @@ func decodeExamples(n *node, d *diags) []Example {
 				decodeExampleCall(m.val, &ex, d)
 			case "expect":
 				if expectKind(m.val, kindString, "expect", d) {
-					ex.Expect = m.val.str
-					if _, valid := ParseAction(ex.Expect); !valid {
+					ex.Expect = Action(m.val.str)
+					if !ex.Expect.Valid() {
 						d.errorf(m.val.pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
 					}
 				}

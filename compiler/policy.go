@@ -1,40 +1,24 @@
 package compiler
 
-// Action is what a rule decides. The order is the order of restriction:
-// deny > ask > allow, so the most restrictive of two actions is the larger.
-type Action int
+import "github.com/regate/regate/compiler/action"
 
+// Action is what a rule decides: action.Action, the one action type (and
+// order of restriction) the runtime and the hosts share.
+type Action = action.Action
+
+// The actions a rule can decide; ActionNone is none (an action that did
+// not parse).
 const (
-	ActionNone Action = iota
-	Allow
-	Ask
-	Deny
+	ActionNone Action = ""
+	Allow             = action.Allow
+	Ask               = action.Ask
+	Deny              = action.Deny
 )
 
-func (a Action) String() string {
-	switch a {
-	case Allow:
-		return "allow"
-	case Ask:
-		return "ask"
-	case Deny:
-		return "deny"
-	}
-	return "none"
-}
-
 // ParseAction reads an action as written in a rule file.
-func ParseAction(s string) (Action, bool) {
-	switch s {
-	case "allow":
-		return Allow, true
-	case "ask":
-		return Ask, true
-	case "deny":
-		return Deny, true
-	}
-	return ActionNone, false
-}
+//
+// Deprecated: use action.Parse.
+func ParseAction(s string) (Action, bool) { return action.Parse(s) }
 
 // Rule is one pattern of a pattern map, as written, with its source position.
 type Rule struct {

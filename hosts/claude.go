@@ -97,7 +97,7 @@ func (claude) Encode(req Request, d runtime.Decision) Answer {
 		return Answer{} // ask: the host's own dialog
 	}
 	return jsonAnswer(map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": d.Action, "permissionDecisionReason": reason(d)}})
+		"hookEventName": "PreToolUse", "permissionDecision": string(d.Action), "permissionDecisionReason": reason(d)}})
 }
 
 func (claude) Fail(req Request, why string) Answer {

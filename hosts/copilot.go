@@ -188,10 +188,10 @@ func first(a, b string) string {
 }
 
 func (copilot) Encode(req Request, d runtime.Decision) Answer {
-	out := map[string]any{"permissionDecision": d.Action, "permissionDecisionReason": reason(d)}
+	out := map[string]any{"permissionDecision": string(d.Action), "permissionDecisionReason": reason(d)}
 	if req.Event == "PreToolUse" {
 		out["hookSpecificOutput"] = map[string]any{
-			"hookEventName": "PreToolUse", "permissionDecision": d.Action, "permissionDecisionReason": reason(d)}
+			"hookEventName": "PreToolUse", "permissionDecision": string(d.Action), "permissionDecisionReason": reason(d)}
 	}
 	return jsonAnswer(out)
 }

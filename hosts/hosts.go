@@ -110,15 +110,12 @@ func Names() []string {
 	return names
 }
 
-// severity orders actions, the most restrictive last.
-var severity = map[string]int{"allow": 0, "ask": 1, "deny": 2}
-
 // MostRestrictive is the decision a hook answers for several calls: the
-// most restrictive, the first on a tie.
+// most restrictive (action.Action's order), the first on a tie.
 func MostRestrictive(ds []runtime.Decision) runtime.Decision {
 	top := ds[0]
 	for _, d := range ds[1:] {
-		if severity[d.Action] > severity[top.Action] {
+		if d.Action.Stricter(top.Action) {
 			top = d
 		}
 	}

@@ -83,7 +83,7 @@ func (opencode) Decode(raw []byte) (Request, error) {
 }
 
 func (opencode) Encode(_ Request, d runtime.Decision) Answer {
-	return jsonAnswer(map[string]any{"decision": d.Action, "reason": reason(d)})
+	return jsonAnswer(map[string]any{"decision": string(d.Action), "reason": reason(d)})
 }
 
 func (opencode) Fail(_ Request, why string) Answer {

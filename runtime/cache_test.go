@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
@@ -91,7 +92,7 @@ func TestCacheKeysStrictFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[bool]string{}
+		got := map[bool]action.Action{}
 		for _, in := range order {
 			d, err := eng.DecideFacts(ctx, in)
 			if err != nil {

@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/regate/regate/compiler/action"
 )
 
 // Decision is the outcome of one call, as data.
 type Decision struct {
 	// Action is allow, ask or deny, before any authorizer answers an ask.
-	Action string `json:"action"`
+	Action action.Action `json:"action"`
 	// Matched is the rule that decided, as written, or a sentinel such as
 	// <unregistered-tool> or <invalid-policy>; empty for the built-in ask.
 	Matched string `json:"matched"`
@@ -43,7 +45,7 @@ type Decision struct {
 func decisionFrom(obj ast.Object) (Decision, error) {
 	str := func(k string) string { return getString(obj, k) }
 	d := Decision{
-		Action:  str("action"),
+		Action:  action.Action(str("action")),
 		Matched: str("matched"),
 		Layer:   str("layer"),
 		Surface: str("surface"),
@@ -56,9 +58,8 @@ func decisionFrom(obj ast.Object) (Decision, error) {
 		Floor:   str("floor"),
 	}
 	d.Yolo = getBool(obj, "yolo")
-	switch d.Action {
-	case "allow", "ask", "deny":
-		return d, nil
+	if !d.Action.Valid() {
+		return Decision{}, fmt.Errorf("runtime: the policy returned action %q", d.Action)
 	}
-	return Decision{}, fmt.Errorf("runtime: the policy returned action %q", d.Action)
+	return d, nil
 }

@@ -51,20 +51,3 @@ func benchLog(b *testing.B, call facts.Call) {
 		}
 	}
 }
-
-// BenchmarkReviewLogNested writes a review line (a struct, encoded and
-// decoded token by token) whose call holds the same nested array.
-func BenchmarkReviewLogNested(b *testing.B) {
-	l, err := runtime.OpenLog(b.TempDir(), runtime.ReviewLogFile, 1000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	ev := runtime.ReviewEvent{Call: map[string]any{"tool": "mcp", "input": nestedInput(b, 9990)}, Decision: runtime.Decision{Action: "ask"}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := l.Write(ev); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -25,15 +25,22 @@
 // Scope, a working directory and a session of the caller's, so that one
 // engine and its caches serve any number of them (regate serve).
 //
-// # The ask path
+// # Logs
 //
-// A decision of ask goes to the authorizer chain (Chain, built from the
-// policy's authorizerChain by Engine.Chain): the named links in the
-// policy's order, then a terminal that always decides: Interactive (a
-// person, through the host's Prompter), an Inbox's Forwarder (a subagent's
-// asks, answered by the parent session) or HeadlessDeny. Engine.Ask adds
-// the prompt facts the decision alone lacks (the command a wrapper runs);
-// BuildPrompt renders them under the policy's budgets; AskLogs writes the
-// review log and the opt-in debug log. Package autoreview is the built-in
-// model-judge link. See docs/ask.md.
+// A Log is a JSON Lines file only its owner can read, each entry masked
+// (values under sensitive keys), bounded (MaxLogDepth, MaxLogEntryBytes,
+// a width per string) and written whole or not at all. The DecisionLog
+// (WithDecisionLog) is one; package ask's review and debug logs are
+// others. A LogValuer gives its entry as plain values so that a Log walks
+// it instead of encoding it; Masked is an entry as such a Log writes it.
+//
+// # Beside the engine
+//
+// Packages beneath this one hold the rest of the house: ask (who answers
+// an ask: the authorizer chain, terminals, prompt facts, the review log,
+// and autoreview), delegate (the calls of delegated runs: ceilings, leases,
+// run budgets) and profile (which prompt profile applies). They reach the
+// engine through its exported methods (Knobs, Cwd, Facts, Session) and
+// share its Rego library through PrepareLibrary and EvalLibrary; runtime
+// imports none of them.
 package runtime

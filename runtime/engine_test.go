@@ -167,7 +167,7 @@ func TestPoolPreparesEachPolicyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Action != want {
+		if string(d.Action) != want {
 			t.Errorf("pooled engine for %s decided %s", src, d.Action)
 		}
 	}
@@ -193,7 +193,7 @@ func TestBrokenPolicyKeepsHardGuards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Action != want {
+		if string(d.Action) != want {
 			t.Errorf("read %s: %s [%s], want %s", path, d.Action, d.Matched, want)
 		}
 	}

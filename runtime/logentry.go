@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/printable"
 )
 
 // Limits on one log entry. A tool input is the host's to shape, so an entry
@@ -120,8 +121,8 @@ func (e *entry) value(v any) any {
 		return out
 	case facts.Call:
 		return e.value(callValue(v))
-	case logValuer:
-		return e.value(v.logValue())
+	case LogValuer:
+		return e.value(v.LogValue())
 	}
 	// Anything else is encoded and decoded token by token: a deep value
 	// costs its size, not its depth squared. The log's own types are walked
@@ -134,9 +135,16 @@ func (e *entry) value(v any) any {
 	return e.value(decodeBounded(b, MaxLogDepth+1-len(e.path)))
 }
 
-// logValuer is a log entry type that gives its JSON as plain values
-// (maps, slices, strings…), the same JSON encoding/json would write.
-type logValuer interface{ logValue() any }
+// A LogValuer is a log entry type that gives its JSON as plain values
+// (maps, slices, strings…), the same JSON encoding/json would write, so
+// that a Log walks them instead of encoding the entry whole (package ask's
+// review events, whose call input can nest deep).
+type LogValuer interface{ LogValue() any }
+
+// Masked returns v as a Log that leaves values whole writes it: values
+// under sensitive keys masked, the whole held to MaxLogDepth and
+// MaxLogEntryBytes. A permission prompt's input preview is masked so.
+func Masked(v any) any { return newEntry(0).clean(v, "") }
 
 // callValue is a call as plain values, as encoding/json writes facts.Call.
 func callValue(c facts.Call) map[string]any {
@@ -159,7 +167,7 @@ func callValue(c facts.Call) map[string]any {
 
 // str bounds s to maxWidth runes, and to what is left of the budget.
 func (e *entry) str(s string) string {
-	s = bound(s, e.maxWidth)
+	s = printable.Shorten(s, e.maxWidth)
 	if len(s) > e.left {
 		cut := e.left
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -188,21 +196,6 @@ func (e *entry) pointer(last segment) string {
 }
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// bound shortens s to max runes, the last of them an ellipsis.
-func bound(s string, max int) string {
-	if max <= 0 || len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
 
 // decodeBounded decodes JSON into plain values as json.Unmarshal does,
 // numbers as json.Number, without building anything nested deeper than

@@ -96,7 +96,7 @@ func TestMalformedPathAsks(t *testing.T) {
 			{"mcp", `{"tool": "fs:read", "arguments": {"path": ["main.go", 5]}}`, "ask", "<malformed-input>"},
 		} {
 			d := decideBoth(t, engines, call(c.tool, c.input))
-			if d.Action != c.want || d.Matched != c.matched || d.Yolo {
+			if string(d.Action) != c.want || d.Matched != c.matched || d.Yolo {
 				t.Errorf("%s %s %s: got %s (matched %q, yolo %v, reason %q), want %s (matched %q)",
 					policy[:12], c.tool, c.input, d.Action, d.Matched, d.Yolo, d.Reason, c.want, c.matched)
 			}
@@ -180,7 +180,7 @@ func TestSearchFilterGatedAsPath(t *testing.T) {
 			if want == "ask" && strings.Contains(policy, "yolo") && d.Matched != "<malformed-input>" {
 				want = "allow" // an unexpandable filter is an unresolved path, which yolo approves
 			}
-			if d.Action != want {
+			if string(d.Action) != want {
 				t.Errorf("%s grep %s: got %s (matched %q on %s %q, %s), want %s", policy[:12], c.input, d.Action, d.Matched, d.Surface, d.Value, d.Reason, want)
 			}
 		}
@@ -203,7 +203,7 @@ func TestDefaultPolicyFilters(t *testing.T) {
 		`{"pattern": "KEY", "path": "src"}`:           "allow",
 		`{"pattern": "KEY", "path": [".env"]}`:        "deny",
 	} {
-		if d := decideBoth(t, engines, call("grep", input)); d.Action != want {
+		if d := decideBoth(t, engines, call("grep", input)); string(d.Action) != want {
 			t.Errorf("default policy, grep %s: %s (%s), want %s", input, d.Action, fmt.Sprint(d.Matched), want)
 		}
 	}
@@ -224,7 +224,7 @@ func TestMalformedWorkdirAsks(t *testing.T) {
 		`{"cmd": "ls", "cwd": {"dir": "src"}}`: "ask",
 	} {
 		d := decideBoth(t, engines, call("remote_exec", input))
-		if d.Action != want || (want == "ask" && d.Matched != "<malformed-input>") {
+		if string(d.Action) != want || (want == "ask" && d.Matched != "<malformed-input>") {
 			t.Errorf("remote_exec %s: %s (matched %q), want %s", input, d.Action, d.Matched, want)
 		}
 	}

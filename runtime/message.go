@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"strings"
+
+	"github.com/regate/regate/compiler/action"
 )
 
 // message renders what the agent is shown, in the spec's form (R15). It is
@@ -65,5 +67,5 @@ func message(d Decision, tool, agent string) string {
 // The words of the message, as regate.lib.message has them (nouns, verbs).
 var (
 	messageNouns = map[string]string{"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}
-	messageVerbs = map[string]string{"deny": "is not permitted to run", "ask": "needs approval to run", "allow": "may run"}
+	messageVerbs = map[action.Action]string{action.Deny: "is not permitted to run", action.Ask: "needs approval to run", action.Allow: "may run"}
 )

@@ -26,7 +26,7 @@ func TestDecideInSessions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return d.Action + "/" + d.Layer
+		return string(d.Action) + "/" + d.Layer
 	}
 	for round := 0; round < 2; round++ { // the second round is served from the cache
 		for _, s := range []*runtime.Session{a, b, c} {
@@ -67,7 +67,7 @@ func TestDecideInFolders(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		for _, w := range []struct{ cwd, want string }{{"/a", "deny"}, {"/b", "allow"}, {"/a/", "deny"}, {"/b/../a", "deny"}, {"", "allow"}} {
 			d, err := e.DecideIn(ctx, cat, runtime.Scope{Cwd: w.cwd})
-			if err != nil || d.Action != w.want {
+			if err != nil || string(d.Action) != w.want {
 				t.Errorf("round %d, cwd %q: %s (%v), want %s", round, w.cwd, d.Action, err, w.want)
 			}
 		}
@@ -111,7 +111,7 @@ func TestDecideInFoldsCasePerFolder(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		for _, w := range []struct{ cwd, want string }{{"/mac/repo", "deny"}, {"/linux/repo", "allow"}, {"", "allow"}} {
 			d, err := e.DecideIn(ctx, cat, runtime.Scope{Cwd: w.cwd})
-			if err != nil || d.Action != w.want {
+			if err != nil || string(d.Action) != w.want {
 				t.Errorf("round %d, cwd %q: %s (%v), want %s", round, w.cwd, d.Action, err, w.want)
 			}
 		}

@@ -45,11 +45,11 @@ func (e defaultEngines) check(t *testing.T, cmd, want, plain string) {
 	t.Helper()
 	call := facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
 	for i, eng := range e.strict {
-		if d, err := eng.Decide(context.Background(), call); err != nil || d.Action != want {
+		if d, err := eng.Decide(context.Background(), call); err != nil || string(d.Action) != want {
 			t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, want)
 		}
 	}
-	if d, err := e.plain.Decide(context.Background(), call); err != nil || d.Action != plain {
+	if d, err := e.plain.Decide(context.Background(), call); err != nil || string(d.Action) != plain {
 		t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, plain)
 	}
 }

@@ -110,14 +110,14 @@ func TestStrictExecConfigWrites(t *testing.T) {
 			call := facts.Call{Tool: c.tool, Input: map[string]any{"path": c.path}}
 			for i, eng := range engines.strict {
 				d, err := eng.Decide(context.Background(), call)
-				if err != nil || d.Action != c.want {
+				if err != nil || string(d.Action) != c.want {
 					t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, c.want)
 				}
 				if c.want == "ask" && (d.Matched != "<strict-floor>" || !strings.Contains(d.Reason, "configures code that")) {
 					t.Errorf("strict (pure=%v): matched %q, reason %q; want the strict floor's reason", i == 1, d.Matched, d.Reason)
 				}
 			}
-			if d, err := engines.plain.Decide(context.Background(), call); err != nil || d.Action != c.plain {
+			if d, err := engines.plain.Decide(context.Background(), call); err != nil || string(d.Action) != c.plain {
 				t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, c.plain)
 			}
 		})

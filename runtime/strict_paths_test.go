@@ -222,7 +222,7 @@ func TestStrictCaseFolding(t *testing.T) {
 	} {
 		e := newEngine(t, c.policy, runtime.WithFS(c.fsys))
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
-		if err != nil || d.Action != c.want {
+		if err != nil || string(d.Action) != c.want {
 			t.Errorf("%q: %s (%s, %v); want %s", c.cmd, d.Action, d.Matched, err, c.want)
 		}
 	}

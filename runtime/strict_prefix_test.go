@@ -32,7 +32,7 @@ func TestStrictApprovalNamesThePrefix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return d.Action, d.Value
+			return string(d.Action), d.Value
 		}
 		action, value := decide("PAGER=cat git log")
 		if action != "ask" || value != "PAGER=cat git log" {

@@ -110,7 +110,7 @@ func TestYoloCannotPassAHardGuardBySpelling(t *testing.T) {
 			"/usr/bin/rm --force -R /home": "deny",
 		} {
 			d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
-			if err != nil || d.Action != want {
+			if err != nil || string(d.Action) != want {
 				t.Errorf("pure=%v %q: %s (%s, layer %s, %v); want %s", pure, cmd, d.Action, d.Matched, d.Layer, err, want)
 			}
 		}

@@ -136,7 +136,7 @@ func TestStrictFloors(t *testing.T) {
 			}
 			for i, e := range strict {
 				d, err := e.Decide(context.Background(), call)
-				if err != nil || d.Action != c.want {
+				if err != nil || string(d.Action) != c.want {
 					t.Errorf("strict mode (pure=%v): %+v, %v; want %s", i == 1, d, err, c.want)
 				}
 				if c.want == "ask" && d.Matched != "<strict-floor>" && d.Layer != "floor" {

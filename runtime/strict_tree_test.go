@@ -65,7 +65,7 @@ func TestStrictTreeReads(t *testing.T) {
 				if i == len(engines.strict) {
 					want, matched = "allow", d.Matched // without strict mode
 				}
-				if err != nil || d.Action != want || d.Matched != matched {
+				if err != nil || string(d.Action) != want || d.Matched != matched {
 					t.Errorf("engine %d: %s (%s, %v); want %s (%s)", i, d.Action, d.Matched, err, want, matched)
 				}
 				if want == "ask" && (d.Value != c.folder || !strings.Contains(d.Reason, "reading the folder "+c.folder)) {

@@ -29,7 +29,9 @@ func TestLoadedModulesPassStrict(t *testing.T) {
 	caps.Builtins = append(caps.Builtins,
 		&ast.Builtin{Name: "regate_decide", Decl: types.NewFunction(types.Args(types.A, types.A), types.A)},
 		&ast.Builtin{Name: "regate_decide_bound", Decl: types.NewFunction(types.Args(types.A), types.A)})
-	for _, query := range []string{Query, ResponseQuery, CeilingQuery, LeaseQuery, ProfileQuery} {
+	// The delegation and profile deciders (packages delegate and profile)
+	// prepare their queries with PrepareLibrary, the pure library.
+	for _, query := range []string{Query, ResponseQuery, "data.regate.lib.ceiling.decision", "data.regate.lib.lease.decision", "data.regate.lib.profile.decision"} {
 		for _, pure := range []bool{true, false} {
 			q, lib, err := queryModules(query, pure)
 			if err != nil {

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // The delegation endpoints decide the calls of delegated runs at the
-// ceiling (step 2.1) through the Go API (runtime.Run, ChildRun), so that
+// ceiling (step 2.1) through the Go API (delegate.Run, ChildRun), so that
 // serve decides as an embedding host does:
 //
 //	POST /v1/delegations                    {"policy": {…}}: a root, the planner's policy
@@ -77,13 +77,13 @@ type delegationEntry struct {
 	id     string
 	root   *delegationRoot
 	parent *delegationEntry // nil for a root
-	child  *runtime.ChildRun
+	child  *delegate.ChildRun
 }
 
 // delegationRoot is what a root's tree shares.
 type delegationRoot struct {
 	id       string
-	run      *runtime.Run
+	run      *delegate.Run
 	policy   *delegation.Policy // live: replaced in place
 	started  time.Time
 	names    map[string]string // the runtime's policy ids → this API's ids
@@ -114,7 +114,7 @@ func (a *delegations) create(w http.ResponseWriter, r *http.Request) {
 	defer a.mu.Unlock()
 	if req.Parent == "" {
 		root := &delegationRoot{
-			id: id, run: runtime.NewRun(id), policy: policy, started: a.now(), names: map[string]string{}, sessions: map[string]bool{},
+			id: id, run: delegate.NewRun(id), policy: policy, started: a.now(), names: map[string]string{}, sessions: map[string]bool{},
 		}
 		root.names[root.run.PolicyID(policy)] = id
 		a.runs.add(&delegationEntry{id: id, root: root})
@@ -126,14 +126,14 @@ func (a *delegations) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no delegation "+req.Parent)
 		return
 	}
-	opts := runtime.DelegateOptions{AgentID: req.AgentID, Isolated: req.Isolated, Level: parent.level()}
-	var lease *runtime.Delegation
+	opts := delegate.DelegateOptions{AgentID: req.AgentID, Isolated: req.Isolated, Level: parent.level()}
+	var lease *delegate.Delegation
 	if parent.child == nil {
 		lease, err = parent.root.run.Delegate(parent.root.policy, policy, opts)
 	} else {
 		lease, err = parent.child.Delegate(policy, opts)
 	}
-	var refused *runtime.RefusedError
+	var refused *delegate.RefusedError
 	if errors.As(err, &refused) {
 		problems := make([]string, len(refused.Problems))
 		for i, p := range refused.Problems {
@@ -219,20 +219,20 @@ func (a *delegations) decide(w http.ResponseWriter, r *http.Request) {
 	if e == nil || !a.running(w, e) {
 		return
 	}
-	var opts []runtime.DecideOption
+	var opts []delegate.DecideOption
 	if req.ToolPolicy != "" {
 		tool := a.runs.get(req.ToolPolicy)
 		if tool == nil || tool.child != nil {
 			writeError(w, http.StatusNotFound, "not_found", "tool_policy names no root delegation "+req.ToolPolicy)
 			return
 		}
-		opts = append(opts, runtime.WithToolPolicy(tool.root.policy))
+		opts = append(opts, delegate.WithToolPolicy(tool.root.policy))
 		e.root.names[e.root.run.PolicyID(tool.root.policy)] = tool.id
 	}
 	if !a.session(w, e.root, &req.Session) {
 		return
 	}
-	call := runtime.CeilingCall{
+	call := delegate.CeilingCall{
 		Tool: req.Tool, Roles: req.Roles, Session: req.Session, UntrustedPrior: req.UntrustedPrior, AuthorizedOnce: req.AuthorizedOnce,
 	}
 	call.Minute, call.At = a.clock(e.root)
@@ -256,7 +256,7 @@ func (a *delegations) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	minute, at := a.clock(e.root)
-	d, err := e.child.Approve(r.Context(), runtime.EscalationApproval{Escalation: req.Escalation, Approver: req.Approver, Minute: minute, At: at})
+	d, err := e.child.Approve(r.Context(), delegate.EscalationApproval{Escalation: req.Escalation, Approver: req.Approver, Minute: minute, At: at})
 	a.answer(w, e, d, err)
 }
 
@@ -315,7 +315,7 @@ func (a *delegations) clock(root *delegationRoot) (minute int, at float64) {
 
 // answer writes a decision, its policy named by this API's ids. A fault is
 // a 500: the host must block the call.
-func (a *delegations) answer(w http.ResponseWriter, e *delegationEntry, d runtime.CeilingDecision, err error) {
+func (a *delegations) answer(w http.ResponseWriter, e *delegationEntry, d delegate.CeilingDecision, err error) {
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "internal_error", err.Error()+" (block the call)")
 		return

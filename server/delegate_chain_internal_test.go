@@ -8,7 +8,7 @@ import (
 
 	"github.com/regate/regate/compiler/delegation"
 	"github.com/regate/regate/internal/conformance"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // The three-level chain: a planner, a middle child and its sibling, and a
@@ -109,7 +109,7 @@ func TestThreeLevelChainDecidesAlikeEverywhere(t *testing.T) {
 			}
 			escalations := map[int]string{}
 			for i, s := range chainSteps {
-				var got runtime.CeilingDecision
+				var got delegate.CeilingDecision
 				switch {
 				case s.replace:
 					if err := d.Replace(ctx, "planner", json.RawMessage(tightenedPlanner)); err != nil {
@@ -119,7 +119,7 @@ func TestThreeLevelChainDecidesAlikeEverywhere(t *testing.T) {
 				case s.approve > 0:
 					got, err = d.Approve(ctx, escalations[s.approve], "treasury", 600, s.at)
 				default:
-					got, err = d.Decide(ctx, runtime.CeilingCall{
+					got, err = d.Decide(ctx, delegate.CeilingCall{
 						Chain: s.chain, Tool: s.tool, Agent: s.chain[len(s.chain)-1], Minute: 600, At: s.at, Session: "main",
 					})
 				}
@@ -140,7 +140,7 @@ func TestThreeLevelChainDecidesAlikeEverywhere(t *testing.T) {
 	}
 }
 
-func chainSummary(d runtime.CeilingDecision) string {
+func chainSummary(d delegate.CeilingDecision) string {
 	dash := func(s string) string {
 		if s == "" {
 			return "-"

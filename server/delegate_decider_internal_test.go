@@ -18,7 +18,7 @@ import (
 
 	"github.com/regate/regate/compiler/delegation"
 	"github.com/regate/regate/internal/conformance"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // fakeClock is the delegation API's clock in tests.
@@ -194,11 +194,11 @@ func (d *serveDecider) child(ctx context.Context, chain []string, agent string) 
 	return id, nil
 }
 
-func (d *serveDecider) Decide(ctx context.Context, call runtime.CeilingCall) (runtime.CeilingDecision, error) {
+func (d *serveDecider) Decide(ctx context.Context, call delegate.CeilingCall) (delegate.CeilingDecision, error) {
 	d.begin(call.Minute, call.At)
 	id, err := d.child(ctx, call.Chain, call.Agent)
 	if err != nil {
-		return runtime.CeilingDecision{}, err
+		return delegate.CeilingDecision{}, err
 	}
 	body := map[string]any{
 		"tool": call.Tool, "roles": call.Roles, "session": call.Session,
@@ -206,23 +206,23 @@ func (d *serveDecider) Decide(ctx context.Context, call runtime.CeilingCall) (ru
 	}
 	if call.ToolPolicy != "" {
 		if body["tool_policy"], err = d.root(ctx, call.ToolPolicy); err != nil {
-			return runtime.CeilingDecision{}, err
+			return delegate.CeilingDecision{}, err
 		}
 	}
 	if err := d.at(call.Minute, call.At); err != nil {
-		return runtime.CeilingDecision{}, err
+		return delegate.CeilingDecision{}, err
 	}
 	return d.decision(ctx, id, "/decision", body)
 }
 
-func (d *serveDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (runtime.CeilingDecision, error) {
+func (d *serveDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (delegate.CeilingDecision, error) {
 	id, ok := d.pending[escalation]
 	if !ok {
-		return runtime.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
+		return delegate.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
 	}
 	delete(d.pending, escalation)
 	if err := d.at(minute, at); err != nil {
-		return runtime.CeilingDecision{}, err
+		return delegate.CeilingDecision{}, err
 	}
 	return d.decision(ctx, id, "/approvals", map[string]any{"escalation": escalation, "approver": approver})
 }
@@ -241,16 +241,16 @@ func (d *serveDecider) Replace(ctx context.Context, name string, policy json.Raw
 
 // decision posts to a child's route and reads the decision, its policy
 // named by the case's names.
-func (d *serveDecider) decision(ctx context.Context, id, route string, body any) (runtime.CeilingDecision, error) {
+func (d *serveDecider) decision(ctx context.Context, id, route string, body any) (delegate.CeilingDecision, error) {
 	status, out, err := postJSON(ctx, d.ts, "/v1/delegations/"+id+route, body)
 	if err != nil {
-		return runtime.CeilingDecision{}, err
+		return delegate.CeilingDecision{}, err
 	}
 	if status != http.StatusOK {
-		return runtime.CeilingDecision{}, fmt.Errorf("%s: %d %v", route, status, out)
+		return delegate.CeilingDecision{}, fmt.Errorf("%s: %d %v", route, status, out)
 	}
 	b, _ := json.Marshal(out["result"])
-	var dec runtime.CeilingDecision
+	var dec delegate.CeilingDecision
 	if err := json.Unmarshal(b, &dec); err != nil {
 		return dec, err
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/runtime"
-	"github.com/regate/regate/runtime/statedir"
 )
 
 type approveParams struct {

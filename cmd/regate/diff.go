@@ -66,7 +66,7 @@ closed, so every call would "change" for a reason that is not the edit).`,
 					if err != nil {
 						return nil, withCode(exitFault, err)
 					}
-					return map[string]string{"action": d.Action, "matched": d.Matched, "pos": d.Pos}, nil
+					return map[string]string{"action": string(d.Action), "matched": d.Matched, "pos": d.Pos}, nil
 				}
 			}
 			enc := json.NewEncoder(a.stdout)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/runtime/statedir"
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 )
 
 type factsParams struct {

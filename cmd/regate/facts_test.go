@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/internal/stockopa"
 	"github.com/regate/regate/runtime"
@@ -55,7 +56,7 @@ func TestFactsCarriesApprovals(t *testing.T) {
 		flags     []string
 		call      facts.Call
 		approvals []compiler.Approval // what the embedded runtime is given
-		want      string
+		want      action.Action
 	}{
 		{name: "no approval", call: deploy, want: "ask"},
 		{name: "--approve", flags: []string{"--approve", "bash=make deploy"}, call: deploy,
@@ -100,7 +101,7 @@ func TestFactsCarriesApprovals(t *testing.T) {
 			if want.Action != tc.want {
 				t.Errorf("the embedded runtime decided %s (%s); want %s", want.Action, want.Matched, tc.want)
 			}
-			if g["action"] != want.Action || g["matched"] != want.Matched || g["layer"] != want.Layer {
+			if g["action"] != string(want.Action) || g["matched"] != want.Matched || g["layer"] != want.Layer {
 				t.Errorf("stock OPA decided %v; the embedded runtime %+v", got, want)
 			}
 		})

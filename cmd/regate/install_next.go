@@ -67,7 +67,7 @@ func proofCommand(host string, plan installPlan, p *installParams) (string, stri
 					continue
 				}
 				if action == "" || d.Action == "deny" {
-					probe, action = c, d.Action
+					probe, action = c, string(d.Action)
 				}
 				if d.Action == "deny" {
 					break

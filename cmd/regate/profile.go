@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/compiler/profile"
-	"github.com/regate/regate/runtime"
+	profilerules "github.com/regate/regate/compiler/profile"
+	"github.com/regate/regate/runtime/profile"
 )
 
 func newProfileCmd(a *app) *cobra.Command {
@@ -46,36 +46,36 @@ func (p *profileParams) bind(cmd *cobra.Command) {
 }
 
 // resolve compiles the folders and resolves the request.
-func (p *profileParams) resolve(ctx context.Context) (*profile.Output, *runtime.Profiles, runtime.ProfileDecision, error) {
-	in := profile.Input{ProjectTrusted: p.trusted}
+func (p *profileParams) resolve(ctx context.Context) (*profilerules.Output, *profile.Profiles, profile.ProfileDecision, error) {
+	in := profilerules.Input{ProjectTrusted: p.trusted}
 	if p.global != "" {
-		in.AddFolder(profile.Global, profile.ReadFolder(p.global))
+		in.AddFolder(profilerules.Global, profilerules.ReadFolder(p.global))
 	}
 	if p.trusted && p.project != "" {
-		in.AddFolder(profile.Project, profile.ReadFolder(p.project))
+		in.AddFolder(profilerules.Project, profilerules.ReadFolder(p.project))
 	}
-	out, err := profile.Compile(in)
+	out, err := profilerules.Compile(in)
 	if err != nil {
-		return nil, nil, runtime.ProfileDecision{}, err
+		return nil, nil, profile.ProfileDecision{}, err
 	}
-	resolver, err := runtime.NewProfiles(ctx, out)
+	resolver, err := profile.NewProfiles(ctx, out)
 	if err != nil {
-		return nil, nil, runtime.ProfileDecision{}, withCode(exitFault, err)
+		return nil, nil, profile.ProfileDecision{}, withCode(exitFault, err)
 	}
-	req := runtime.ProfileRequest{Subagent: p.subagent}
+	req := profile.ProfileRequest{Subagent: p.subagent}
 	if p.model != "" {
-		req.Model = &runtime.Model{Provider: p.provider, Model: p.model}
+		req.Model = &profile.Model{Provider: p.provider, Model: p.model}
 	}
 	switch p.use {
 	case "":
 	case "auto", "off":
-		req.Session = []profile.Selection{{Mode: p.use}}
+		req.Session = []profilerules.Selection{{Mode: p.use}}
 	default:
-		req.Session = []profile.Selection{{Mode: "manual", Profile: p.use}}
+		req.Session = []profilerules.Selection{{Mode: "manual", Profile: p.use}}
 	}
 	d, err := resolver.Resolve(ctx, req)
 	if err != nil {
-		return nil, nil, runtime.ProfileDecision{}, withCode(exitFault, err)
+		return nil, nil, profile.ProfileDecision{}, withCode(exitFault, err)
 	}
 	return out, resolver, d, nil
 }
@@ -84,11 +84,11 @@ func (p *profileParams) resolve(ctx context.Context) (*profile.Output, *runtime.
 // text from the folders (file names, keys), so every character that is not
 // printable is escaped: nothing read can add a line or reach the terminal
 // as a control sequence.
-func printProfileDiagnostics(w io.Writer, out *profile.Output, d runtime.ProfileDecision) {
+func printProfileDiagnostics(w io.Writer, out *profilerules.Output, d profile.ProfileDecision) {
 	for _, e := range out.Diagnostics {
-		fmt.Fprintln(w, profile.Printable(fmt.Sprintf("%s: %s: %s", e.Pos, e.Code, e.Msg)))
+		fmt.Fprintln(w, profilerules.Printable(fmt.Sprintf("%s: %s: %s", e.Pos, e.Code, e.Msg)))
 	}
 	for _, code := range d.Diagnostics {
-		fmt.Fprintln(w, profile.Printable("resolution: "+code))
+		fmt.Fprintln(w, profilerules.Printable("resolution: "+code))
 	}
 }

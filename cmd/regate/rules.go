@@ -12,13 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/internal/printable"
 	"github.com/regate/regate/internal/rulefile"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
-	"github.com/regate/regate/runtime/statedir"
 )
 
 // ruleFlags are the flags that name rule files, shared by the commands that
@@ -132,7 +132,7 @@ const (
 )
 
 // policyID names the policy the flags chose, as session approvals are
-// filed under it (runtime/statedir): the policy file's absolute, cleaned
+// filed under it (cmd/regate/internal/statedir): the policy file's absolute, cleaned
 // path with its links resolved, so that policy.jsonc given in its folder,
 // ./policy.jsonc, its absolute path and a link to it are one policy; or
 // one of the built-in identities. It is valid after input(), which fills

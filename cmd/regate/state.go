@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/runtime"
-	"github.com/regate/regate/runtime/statedir"
 )
 
 // stateFlags name the state folder: the compiled policies and session

@@ -309,7 +309,7 @@ func compareBudget(ps *problems, at *Policy, child, parent *CallBudget) {
 	}
 	// max_sessions bounds the sessions a ledger remembers, and an evicted
 	// session's count starts again, so a lower bound is looser. 0, like
-	// none, keeps every session (runtime.CeilingState.Count): it is the
+	// none, keeps every session (delegate.CeilingState.Count): it is the
 	// strictest value, never the number 0.
 	cs, pss := sessionBound(c.MaxSessions), sessionBound(parent.MaxSessions)
 	switch {

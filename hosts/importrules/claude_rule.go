@@ -43,7 +43,7 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 	}
 	surfaces, known := claudeTools[tool]
 	if !known {
-		if !action.restrictive() {
+		if !isRestrictive(action) {
 			r.Skipped = "not a Claude Code tool regate knows; an allow of it is left out"
 			return r
 		}
@@ -53,7 +53,7 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 		r.Note = "not a Claude Code tool regate knows; kept under its own name"
 	}
 	if other, ok := sharedTools[tool]; ok {
-		if !action.restrictive() {
+		if !isRestrictive(action) {
 			r.Skipped = "regate decides " + tool + " as " + other + ", so the allow would reach " + other + " too"
 			return r
 		}
@@ -67,10 +67,10 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 	var why string
 	switch tool {
 	case "Bash", "PowerShell":
-		t, why = claudeBash(content, action.restrictive())
+		t, why = claudeBash(content, isRestrictive(action))
 	case "Read":
-		t, why = claudePath(content, settingsRoot, action.restrictive())
-		if action.restrictive() {
+		t, why = claudePath(content, settingsRoot, isRestrictive(action))
+		if isRestrictive(action) {
 			// Claude Code holds Read rules against every tool that reads,
 			// and against shell commands that name the file: regate's path
 			// surface, which writes meet too.
@@ -81,9 +81,9 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 		// Edit rules gate every tool that edits (Write and NotebookEdit
 		// too); regate's write surface also meets shell redirects.
 		surfaces = []string{"edit", "write"}
-		t, why = claudePath(content, settingsRoot, action.restrictive())
+		t, why = claudePath(content, settingsRoot, isRestrictive(action))
 	case "Write", "NotebookEdit", "Glob", "Grep", "LS":
-		if !action.restrictive() {
+		if !isRestrictive(action) {
 			r.Skipped = "Claude Code holds only Read(…) and Edit(…) path rules against files, so this allow grants nothing there"
 			return r
 		}
@@ -92,7 +92,7 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 	case "Skill":
 		t = claudeName(content)
 	default:
-		if !action.restrictive() {
+		if !isRestrictive(action) {
 			r.Skipped = "regate's " + surfaces[0] + " rules cannot see what " + tool + "(" + content + ") names, so the allow would reach every call of it"
 			return r
 		}
@@ -115,15 +115,7 @@ func claudeRule(from Pos, entry string, action Action, settingsRoot string) Rule
 
 // claudeOrder is Claude Code's precedence: a deny beats an ask, an ask
 // beats an allow, wherever they are written.
-func claudeOrder(a Action) float64 {
-	switch a {
-	case Deny:
-		return 3
-	case Ask:
-		return 2
-	}
-	return 1
-}
+func claudeOrder(a Action) float64 { return float64(a.Severity() + 1) }
 
 func denyReason(a Action, text string) string {
 	if a != Deny {

@@ -53,7 +53,7 @@ func geminiRule(g geminiPolicy) Rule {
 		r.Skipped = fmt.Sprintf("decision %q is not allow, deny or ask_user", g.decision)
 		return r
 	}
-	restrictive := r.Action.restrictive()
+	restrictive := isRestrictive(r.Action)
 	if len(g.modes) > 0 && !contains(g.modes, "default") {
 		r.Skipped = "it applies only in approval modes " + strings.Join(g.modes, ", ") + ", not the default one regate stands for"
 		return r

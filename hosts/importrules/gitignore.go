@@ -30,13 +30,13 @@ func appendOnce(list []string, s string) []string {
 // that came out narrower, or an allow that came out wider, is refused with
 // why. Otherwise the note says how the meaning differs.
 func (t translation) settle(action Action) (note, why string) {
-	if action.restrictive() && len(t.narrower) > 0 {
+	if isRestrictive(action) && len(t.narrower) > 0 {
 		return "", "regate would match less than the host: " + strings.Join(t.narrower, "; ")
 	}
-	if !action.restrictive() && len(t.wider) > 0 {
+	if !isRestrictive(action) && len(t.wider) > 0 {
 		return "", "regate would allow more than the host: " + strings.Join(t.wider, "; ")
 	}
-	if action.restrictive() {
+	if isRestrictive(action) {
 		if len(t.wider) > 0 {
 			return "wider than the host's: " + strings.Join(t.wider, "; "), ""
 		}

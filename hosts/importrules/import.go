@@ -4,21 +4,25 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/regate/regate/compiler/action"
 )
 
-// An Action is what a rule decides, in regate's words.
-type Action string
+// An Action is what a rule decides, in regate's words: action.Action,
+// whose order of restriction is the one regate decides by.
+type Action = action.Action
 
+// The actions of imported rules.
 const (
-	Allow Action = "allow"
-	Ask   Action = "ask"
-	Deny  Action = "deny"
+	Allow = action.Allow
+	Ask   = action.Ask
+	Deny  = action.Deny
 )
 
-// restrictive reports whether the action limits what the agent may do: an
+// isRestrictive reports whether the action limits what the agent may do: an
 // import may widen such a rule, never narrow it (and an allow the other
 // way round).
-func (a Action) restrictive() bool { return a != Allow }
+func isRestrictive(a Action) bool { return a.Stricter(Allow) }
 
 // A Pos is where a host rule is written: file, line and column (both from
 // 1; the column counts bytes).

@@ -35,7 +35,7 @@ func resolve(res *Result) {
 // outranked says why allow a would wrongly win over one of rules, or "".
 func outranked(a Rule, rules []Rule, home string) string {
 	for _, r := range rules {
-		if !r.Action.restrictive() || r.order < a.order {
+		if !isRestrictive(r.Action) || r.order < a.order {
 			continue
 		}
 		for _, s := range r.reach {

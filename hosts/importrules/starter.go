@@ -73,7 +73,7 @@ func Apply(policy, hardGuards []byte, res Result) (Starter, error) {
 }
 
 // stricter reports whether a restricts at least as much as b.
-func stricter(a, b Action) bool { return claudeOrder(a) >= claudeOrder(b) }
+func stricter(a, b Action) bool { return !b.Stricter(a) }
 
 // A ruleFile is a JSONC rule file being edited.
 type ruleFile struct {

@@ -58,7 +58,7 @@ func TestAttackFamily(t *testing.T) {
 			decided["fault"]++
 			continue
 		}
-		decided[r.Decision.Action]++
+		decided[string(r.Decision.Action)]++
 		if r.Ran {
 			ran++
 			if s.Secret {
@@ -168,7 +168,7 @@ func openDump(t *testing.T) func(*attack.Judge, attack.Result) {
 			fs = append(fs, finding{j.Redact(x.What), x.Decision, j.Redact(x.Event.Line)})
 		}
 		if err := enc.Encode(map[string]any{"index": r.Shape.Index, "cmd": j.Redact(r.Shape.Cmd), "tags": r.Shape.Tags,
-			"decided": r.Decision.Action + " (" + r.Decision.Matched + ")", "ran": r.Ran, "findings": fs}); err != nil {
+			"decided": string(r.Decision.Action) + " (" + r.Decision.Matched + ")", "ran": r.Ran, "findings": fs}); err != nil {
 			t.Error(err)
 		}
 	}

@@ -175,7 +175,7 @@ func (j *Judge) Judge(ctx context.Context, tr *Trace) []Finding {
 			// that cannot be resolved): what the program opened is judged
 			// by its own events
 		case d.Action != "allow":
-			out = append(out, Finding{Event: ev, What: what, Decision: d.Action + " (" + d.Matched + ")"})
+			out = append(out, Finding{Event: ev, What: what, Decision: string(d.Action) + " (" + d.Matched + ")"})
 		}
 	}
 	return out

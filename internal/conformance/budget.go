@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/regate/regate/runtime/runbudget"
+	"github.com/regate/regate/runtime/delegate/runbudget"
 )
 
 // budgetStep is one step of the budget op (FORMAT.md, op budget).

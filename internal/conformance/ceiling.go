@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // ceilingCall is a call of the ceiling op (FORMAT.md, op ceiling).
@@ -25,20 +25,20 @@ type ceilingCall struct {
 	ParentAuthorizedOnce []string       `json:"parent_authorized_once"` // never applies to the child
 }
 
-func (c ceilingCall) runtimeCall(chain []string, toolPolicy string) (runtime.CeilingCall, error) {
+func (c ceilingCall) runtimeCall(chain []string, toolPolicy string) (delegate.CeilingCall, error) {
 	clock := "12:00"
 	if c.Time != nil {
 		clock = *c.Time
 	}
 	minute, err := delegation.ParseClock(clock)
 	if err != nil {
-		return runtime.CeilingCall{}, err
+		return delegate.CeilingCall{}, err
 	}
 	session := "main"
 	if c.Session != nil {
 		session = *c.Session
 	}
-	rc := runtime.CeilingCall{
+	rc := delegate.CeilingCall{
 		Chain: chain, ToolPolicy: toolPolicy, Tool: c.Tool, Roles: c.Roles, Minute: minute, At: c.At,
 		Session: session, UntrustedPrior: c.UntrustedPrior[c.Tool], AuthorizedOnce: slices.Contains(c.AuthorizedOnce, c.Tool),
 	}
@@ -94,14 +94,14 @@ func runCeiling(ctx context.Context, c delegationCase, newDecider NewChainDecide
 	if err != nil {
 		return err
 	}
-	decide := func(call ceilingCall, chain []string) (runtime.CeilingDecision, bool, error) {
+	decide := func(call ceilingCall, chain []string) (delegate.CeilingDecision, bool, error) {
 		rc, err := call.runtimeCall(chain, in.ToolPolicy)
 		if err != nil {
-			return runtime.CeilingDecision{}, false, err
+			return delegate.CeilingDecision{}, false, err
 		}
 		d, err := decider.Decide(ctx, rc)
 		if errors.Is(err, ErrNotDelegated) {
-			return runtime.CeilingDecision{Decision: "deny"}, true, nil
+			return delegate.CeilingDecision{Decision: "deny"}, true, nil
 		}
 		return d, false, err
 	}
@@ -132,7 +132,7 @@ func runCeiling(ctx context.Context, c delegationCase, newDecider NewChainDecide
 // checkCeiling compares the keys of want with a ceiling decision; null
 // asserts empty. A chain the entry point would not delegate (the prover
 // refused it) runs no call: only a refusal is expected of it.
-func checkCeiling(d runtime.CeilingDecision, want map[string]json.RawMessage, notDelegated bool) error {
+func checkCeiling(d delegate.CeilingDecision, want map[string]json.RawMessage, notDelegated bool) error {
 	if notDelegated {
 		return checkStrings(map[string]string{"decision": d.Decision}, want, "decision")
 	}

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // A ChainDecider is one entry point the ceiling cases run through: the Rego
@@ -23,10 +23,10 @@ type ChainDecider interface {
 	// Decide decides a call for call.Chain (policy names, outermost first)
 	// and call.ToolPolicy (a name, or ""). The decision's Policy is a name;
 	// its Escalation is an id for Approve.
-	Decide(ctx context.Context, call runtime.CeilingCall) (runtime.CeilingDecision, error)
+	Decide(ctx context.Context, call delegate.CeilingCall) (delegate.CeilingDecision, error)
 	// Approve approves a pending escalation by approver, deciding its call
 	// again at minute and at.
-	Approve(ctx context.Context, escalation, approver string, minute int, at float64) (runtime.CeilingDecision, error)
+	Approve(ctx context.Context, escalation, approver string, minute int, at float64) (delegate.CeilingDecision, error)
 	// Replace changes the named outermost policy (a root's, read as it is
 	// now at every call) to policy, keeping its identity and state.
 	Replace(ctx context.Context, name string, policy json.RawMessage) error
@@ -70,14 +70,14 @@ func RunCeiling(ctx context.Context, name string, src []byte, newDecider NewChai
 	return out, sc.Err()
 }
 
-// RegoCeiling decides through a runtime.Ceiling over the compiled named
+// RegoCeiling decides through a delegate.Ceiling over the compiled named
 // policies: the Rego ceiling with the harness's names as the state's keys.
 func RegoCeiling(ctx context.Context, id string, raw map[string]json.RawMessage) (ChainDecider, error) {
 	_, out, err := compilePolicies(id, raw)
 	if err != nil {
 		return nil, err
 	}
-	c, err := runtime.NewCeiling(ctx, out)
+	c, err := delegate.NewCeiling(ctx, out)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func RegoCeiling(ctx context.Context, id string, raw map[string]json.RawMessage)
 type regoDecider struct {
 	id      string
 	raw     map[string]json.RawMessage
-	ceiling *runtime.Ceiling
+	ceiling *delegate.Ceiling
 	pending map[string]pendingCall
 	n       int
 }
@@ -95,11 +95,11 @@ type regoDecider struct {
 // pendingCall is an escalated call, with its approvals so far, and the
 // policy it escalated to.
 type pendingCall struct {
-	call   runtime.CeilingCall
+	call   delegate.CeilingCall
 	policy string
 }
 
-func (r *regoDecider) Decide(ctx context.Context, call runtime.CeilingCall) (runtime.CeilingDecision, error) {
+func (r *regoDecider) Decide(ctx context.Context, call delegate.CeilingCall) (delegate.CeilingDecision, error) {
 	d, err := r.ceiling.Decide(ctx, call)
 	if err != nil || d.Decision != "escalate" {
 		return d, err
@@ -112,14 +112,14 @@ func (r *regoDecider) Decide(ctx context.Context, call runtime.CeilingCall) (run
 
 // Approve decides the call again with the approval added, as a host holding
 // only a Ceiling (or a stock OPA server) does.
-func (r *regoDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (runtime.CeilingDecision, error) {
+func (r *regoDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (delegate.CeilingDecision, error) {
 	p, ok := r.pending[escalation]
 	if !ok {
-		return runtime.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
+		return delegate.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
 	}
 	delete(r.pending, escalation)
 	call := p.call
-	call.Approvals = append(slices.Clone(call.Approvals), runtime.Approval{Policy: p.policy, Approver: approver})
+	call.Approvals = append(slices.Clone(call.Approvals), delegate.Approval{Policy: p.policy, Approver: approver})
 	call.Minute, call.At = minute, at
 	return r.Decide(ctx, call)
 }

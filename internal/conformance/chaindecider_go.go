@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
-// GoAPI decides through the Go API a host embeds: one runtime.Run per case,
+// GoAPI decides through the Go API a host embeds: one delegate.Run per case,
 // whose parent is the chain's outermost policy object, a Delegation entered
 // for each child (Run.Delegate, then ChildRun.Delegate for every further
 // level) and ChildRun.Decide for the calls. A chain is entered once per
@@ -25,16 +25,16 @@ func GoAPI(ctx context.Context, id string, raw map[string]json.RawMessage) (Chai
 		return nil, err
 	}
 	return &goDecider{
-		policies: policies, run: runtime.NewRun(id), runs: map[string]*runtime.ChildRun{},
-		escalations: map[string]*runtime.ChildRun{}, names: map[string]string{}, proven: map[string]*delegation.Policy{},
+		policies: policies, run: delegate.NewRun(id), runs: map[string]*delegate.ChildRun{},
+		escalations: map[string]*delegate.ChildRun{}, names: map[string]string{}, proven: map[string]*delegation.Policy{},
 	}, nil
 }
 
 type goDecider struct {
 	policies    map[string]*delegation.Policy
-	run         *runtime.Run
-	runs        map[string]*runtime.ChildRun  // by path and agent
-	escalations map[string]*runtime.ChildRun  // the run each pending escalation is in
+	run         *delegate.Run
+	runs        map[string]*delegate.ChildRun // by path and agent
+	escalations map[string]*delegate.ChildRun // the run each pending escalation is in
 	names       map[string]string             // the case's name of each policy id
 	proven      map[string]*delegation.Policy // the child delegated for each path (ProvenChild)
 }
@@ -42,7 +42,7 @@ type goDecider struct {
 // child returns the entered child run of chain for agent, delegating and
 // entering every level on the way that is not entered yet. The agent of a
 // level above the last is the level's policy name.
-func (g *goDecider) child(chain []string, agent string) (*runtime.ChildRun, error) {
+func (g *goDecider) child(chain []string, agent string) (*delegate.ChildRun, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("a chain of %d policies delegates nothing", len(chain))
 	}
@@ -54,8 +54,8 @@ func (g *goDecider) child(chain []string, agent string) (*runtime.ChildRun, erro
 	if policy == nil || parent == nil {
 		return nil, fmt.Errorf("no policy for the chain %q", chain)
 	}
-	opts := runtime.DelegateOptions{AgentID: agent, Level: len(chain) - 2}
-	var above *runtime.ChildRun
+	opts := delegate.DelegateOptions{AgentID: agent, Level: len(chain) - 2}
+	var above *delegate.ChildRun
 	if len(chain) > 2 {
 		var err error
 		if above, err = g.child(chain[:len(chain)-1], chain[len(chain)-2]); err != nil {
@@ -65,14 +65,14 @@ func (g *goDecider) child(chain []string, agent string) (*runtime.ChildRun, erro
 	}
 	policy = ProvenChild(policy, parent)
 	g.proven[strings.Join(chain, "\x00")] = policy
-	var lease *runtime.Delegation
+	var lease *delegate.Delegation
 	var err error
 	if above == nil {
 		lease, err = g.run.Delegate(parent, policy, opts)
 	} else {
 		lease, err = above.Delegate(policy, opts)
 	}
-	var refused *runtime.RefusedError
+	var refused *delegate.RefusedError
 	if errors.As(err, &refused) {
 		return nil, fmt.Errorf("%w: %v", ErrNotDelegated, refused)
 	}
@@ -90,37 +90,37 @@ func (g *goDecider) child(chain []string, agent string) (*runtime.ChildRun, erro
 	return c, nil
 }
 
-func (g *goDecider) Decide(ctx context.Context, call runtime.CeilingCall) (runtime.CeilingDecision, error) {
+func (g *goDecider) Decide(ctx context.Context, call delegate.CeilingCall) (delegate.CeilingDecision, error) {
 	c, err := g.child(call.Chain, call.Agent)
 	if err != nil {
-		return runtime.CeilingDecision{}, err
+		return delegate.CeilingDecision{}, err
 	}
-	var opts []runtime.DecideOption
+	var opts []delegate.DecideOption
 	if call.ToolPolicy != "" {
 		tool := g.policies[call.ToolPolicy]
 		if tool == nil {
-			return runtime.CeilingDecision{}, fmt.Errorf("no policy %q", call.ToolPolicy)
+			return delegate.CeilingDecision{}, fmt.Errorf("no policy %q", call.ToolPolicy)
 		}
-		opts = append(opts, runtime.WithToolPolicy(tool))
+		opts = append(opts, delegate.WithToolPolicy(tool))
 		g.names[g.run.PolicyID(tool)] = call.ToolPolicy
 	}
 	d, err := c.Decide(ctx, call, opts...)
 	return g.named(c, d), err
 }
 
-func (g *goDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (runtime.CeilingDecision, error) {
+func (g *goDecider) Approve(ctx context.Context, escalation, approver string, minute int, at float64) (delegate.CeilingDecision, error) {
 	c := g.escalations[escalation]
 	if c == nil {
-		return runtime.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
+		return delegate.CeilingDecision{Decision: "deny", Violation: "not_pending"}, nil
 	}
 	delete(g.escalations, escalation)
-	d, err := c.Approve(ctx, runtime.EscalationApproval{Escalation: escalation, Approver: approver, Minute: minute, At: at})
+	d, err := c.Approve(ctx, delegate.EscalationApproval{Escalation: escalation, Approver: approver, Minute: minute, At: at})
 	return g.named(c, d), err
 }
 
 // named maps the decision's policy id back to the case's name, and
 // remembers where an escalation is pending.
-func (g *goDecider) named(c *runtime.ChildRun, d runtime.CeilingDecision) runtime.CeilingDecision {
+func (g *goDecider) named(c *delegate.ChildRun, d delegate.CeilingDecision) delegate.CeilingDecision {
 	if d.Escalation != "" {
 		g.escalations[d.Escalation] = c
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
 )
 
 // argumentCall is the call of an argument check (FORMAT.md, op lease).
@@ -22,7 +22,7 @@ type argumentCall struct {
 	Default    json.RawMessage `json:"default"`
 }
 
-func (c argumentCall) runtimeCall() (runtime.ArgumentCall, error) {
+func (c argumentCall) runtimeCall() (delegate.ArgumentCall, error) {
 	raw := c.Value
 	if raw == nil {
 		raw = c.Default // an argument left out is checked at its default
@@ -30,10 +30,10 @@ func (c argumentCall) runtimeCall() (runtime.ArgumentCall, error) {
 	var v any
 	if raw != nil {
 		if err := json.Unmarshal(raw, &v); err != nil {
-			return runtime.ArgumentCall{}, err
+			return delegate.ArgumentCall{}, err
 		}
 	}
-	rc := runtime.ArgumentCall{Capability: c.Capability, Value: v}
+	rc := delegate.ArgumentCall{Capability: c.Capability, Value: v}
 	if c.AgentID != nil {
 		rc.Agent = *c.AgentID
 	}
@@ -78,8 +78,8 @@ func runArgument(ctx context.Context, c delegationCase) error {
 	return checkLeaseDecision(d, want)
 }
 
-func engineWith(ctx context.Context, leases map[string][]delegation.Lease, caps map[string]int) (*runtime.CapabilityEngine, error) {
-	engine, err := runtime.NewCapabilityEngine(ctx, caps)
+func engineWith(ctx context.Context, leases map[string][]delegation.Lease, caps map[string]int) (*delegate.CapabilityEngine, error) {
+	engine, err := delegate.NewCapabilityEngine(ctx, caps)
 	if err != nil {
 		return nil, err
 	}
@@ -91,17 +91,17 @@ func engineWith(ctx context.Context, leases map[string][]delegation.Lease, caps 
 	return engine, nil
 }
 
-func checkArgument(ctx context.Context, engine *runtime.CapabilityEngine, call argumentCall) (runtime.LeaseDecision, error) {
+func checkArgument(ctx context.Context, engine *delegate.CapabilityEngine, call argumentCall) (delegate.LeaseDecision, error) {
 	rc, err := call.runtimeCall()
 	if err != nil {
-		return runtime.LeaseDecision{}, err
+		return delegate.LeaseDecision{}, err
 	}
 	return engine.CheckArgument(ctx, rc)
 }
 
 // checkLeaseDecision compares decision, refusal, violationType and
 // messageNotContains (over the whole refusal, serialized).
-func checkLeaseDecision(d runtime.LeaseDecision, want map[string]json.RawMessage) error {
+func checkLeaseDecision(d delegate.LeaseDecision, want map[string]json.RawMessage) error {
 	got := map[string]string{"decision": d.Decision, "refusal": d.Refusal, "violationType": d.ViolationType}
 	if err := checkStrings(got, want, "decision", "refusal", "violationType"); err != nil {
 		return err
@@ -160,10 +160,10 @@ type entryStep struct {
 // entryCase is the state of one entry sequence.
 type entryCase struct {
 	policies map[string]*delegation.Policy
-	runs     map[string]*runtime.Run
-	leases   map[string]*runtime.Delegation
-	children map[string]*runtime.ChildRun
-	engine   *runtime.CapabilityEngine
+	runs     map[string]*delegate.Run
+	leases   map[string]*delegate.Delegation
+	children map[string]*delegate.ChildRun
+	engine   *delegate.CapabilityEngine
 	entered  int
 }
 
@@ -186,8 +186,8 @@ func runEntry(ctx context.Context, c delegationCase) error {
 	if err != nil {
 		return err
 	}
-	e := &entryCase{policies: policies, runs: map[string]*runtime.Run{}, leases: map[string]*runtime.Delegation{},
-		children: map[string]*runtime.ChildRun{}, engine: engine}
+	e := &entryCase{policies: policies, runs: map[string]*delegate.Run{}, leases: map[string]*delegate.Delegation{},
+		children: map[string]*delegate.ChildRun{}, engine: engine}
 	for i, s := range in.Steps {
 		got, err := e.step(ctx, s)
 		if err != nil {
@@ -219,9 +219,9 @@ func withoutKeys(m map[string]json.RawMessage, keys ...string) map[string]json.R
 	return out
 }
 
-func (e *entryCase) run(id string) *runtime.Run {
+func (e *entryCase) run(id string) *delegate.Run {
 	if e.runs[id] == nil {
-		e.runs[id] = runtime.NewRun(id)
+		e.runs[id] = delegate.NewRun(id)
 	}
 	return e.runs[id]
 }
@@ -234,10 +234,10 @@ func (e *entryCase) step(ctx context.Context, s entryStep) (map[string]any, erro
 		if parentAgent == "" {
 			parentAgent = s.Parent
 		}
-		d, err := e.run(s.Run).Delegate(e.policies[s.Parent], e.policies[s.Child], runtime.DelegateOptions{
+		d, err := e.run(s.Run).Delegate(e.policies[s.Parent], e.policies[s.Child], delegate.DelegateOptions{
 			AgentID: s.AgentID, Level: s.Level, Engine: e.engine, ParentAgentID: parentAgent, Leases: s.Leases,
 		})
-		var refused *runtime.RefusedError
+		var refused *delegate.RefusedError
 		if errors.As(err, &refused) {
 			return map[string]any{"refused": "DelegationRefused", "problems": refused.Error()}, nil
 		}
@@ -254,7 +254,7 @@ func (e *entryCase) step(ctx context.Context, s entryStep) (map[string]any, erro
 			return map[string]any{"refused": true}, nil // never issued
 		}
 		child, err := d.Enter(e.run(s.Run), s.Level)
-		if errors.Is(err, runtime.ErrEntryRefused) {
+		if errors.Is(err, delegate.ErrEntryRefused) {
 			return map[string]any{"refused": true}, nil
 		}
 		if err != nil {
@@ -276,7 +276,7 @@ func (e *entryCase) step(ctx context.Context, s entryStep) (map[string]any, erro
 		if child == nil {
 			return map[string]any{"decision": "deny", "layer": nil}, nil // not entered: in no child run
 		}
-		d, err := child.Decide(ctx, runtime.CeilingCall{Tool: s.Tool, Minute: 12 * 60, Session: "main"})
+		d, err := child.Decide(ctx, delegate.CeilingCall{Tool: s.Tool, Minute: 12 * 60, Session: "main"})
 		if err != nil {
 			return nil, err
 		}

@@ -96,8 +96,8 @@ func runPermission(ctx context.Context, pool *runtime.Pool, raw []byte) Result {
 	if c.Expect.Matched != "" {
 		matched = d.Matched
 	}
-	r.Got = summary(d.Action, matched)
-	r.Passed = d.Action == c.Expect.Decision && matched == c.Expect.Matched
+	r.Got = summary(string(d.Action), matched)
+	r.Passed = string(d.Action) == c.Expect.Decision && matched == c.Expect.Matched
 	if r.Passed && c.Expect.ReasonContains != "" && !strings.Contains(d.Message, c.Expect.ReasonContains) {
 		r.Passed = false
 		r.Detail = fmt.Sprintf("message %q lacks %q", d.Message, c.Expect.ReasonContains)

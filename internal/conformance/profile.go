@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/compiler/profile"
-	"github.com/regate/regate/runtime"
+	profilerules "github.com/regate/regate/compiler/profile"
+	"github.com/regate/regate/runtime/profile"
 )
 
 // profileCase is one case of the profile suite (FORMAT.md and the profile
@@ -22,7 +22,7 @@ type profileCase struct {
 	Session        json.RawMessage              `json:"session"`
 	SessionBranch  []json.RawMessage            `json:"sessionBranch"`
 	Flags          map[string]json.RawMessage   `json:"flags"`
-	Model          *runtime.Model               `json:"model"`
+	Model          *profile.Model               `json:"model"`
 	Subagent       bool                         `json:"subagent"`
 	ProfileFiles   map[string]map[string]string `json:"profileFiles"`
 	BasePrompt     *string                      `json:"basePrompt"`
@@ -31,7 +31,7 @@ type profileCase struct {
 
 // placeholders stand for the engine's own markers and control statement.
 var placeholders = strings.NewReplacer(
-	"<<BLOCK_BEGIN>>", profile.BeginMarker, "<<BLOCK_END>>", profile.EndMarker, "<<CONTROL>>", profile.Control,
+	"<<BLOCK_BEGIN>>", profilerules.BeginMarker, "<<BLOCK_END>>", profilerules.EndMarker, "<<CONTROL>>", profilerules.Control,
 )
 
 func runProfile(ctx context.Context, raw []byte) Result {
@@ -46,7 +46,7 @@ func runProfile(ctx context.Context, raw []byte) Result {
 }
 
 func (c *profileCase) run(ctx context.Context) error {
-	in := profile.Input{ProjectTrusted: c.ProjectTrusted, Profiles: c.files()}
+	in := profilerules.Input{ProjectTrusted: c.ProjectTrusted, Profiles: c.files()}
 	var err error
 	if in.Global, err = configSource("global/config.json", c.Global); err != nil {
 		return err
@@ -54,15 +54,15 @@ func (c *profileCase) run(ctx context.Context) error {
 	if in.Project, err = configSource("project/config.json", c.Project); err != nil {
 		return err
 	}
-	out, err := profile.Compile(in)
+	out, err := profilerules.Compile(in)
 	if err != nil {
 		return err
 	}
-	resolver, err := runtime.NewProfiles(ctx, out)
+	resolver, err := profile.NewProfiles(ctx, out)
 	if err != nil {
 		return err
 	}
-	req := runtime.ProfileRequest{Model: c.Model, Subagent: c.Subagent, Flags: c.flags(), Session: c.session()}
+	req := profile.ProfileRequest{Model: c.Model, Subagent: c.Subagent, Flags: c.flags(), Session: c.session()}
 	d, err := resolver.Resolve(ctx, req)
 	if err != nil {
 		return err
@@ -112,12 +112,12 @@ func (c *profileCase) files() map[string]map[string]string {
 		}
 		return out
 	}
-	out := map[string]map[string]string{profile.Global: {}, profile.Project: {}}
-	for scope, raw := range map[string]json.RawMessage{profile.Global: c.Global, profile.Project: c.Project} {
+	out := map[string]map[string]string{profilerules.Global: {}, profilerules.Project: {}}
+	for scope, raw := range map[string]json.RawMessage{profilerules.Global: c.Global, profilerules.Project: c.Project} {
 		var doc any
 		_ = json.Unmarshal(raw, &doc)
 		walkRefs(doc, func(ref string) {
-			if full, ok := profile.ParseRef(ref, scope); ok {
+			if full, ok := profilerules.ParseRef(ref, scope); ok {
 				s, id, _ := strings.Cut(full, ":")
 				out[s][id] = "Profile " + id + "."
 			}
@@ -142,8 +142,8 @@ func walkRefs(v any, f func(string)) {
 	}
 }
 
-func (c *profileCase) flags() []profile.Selection {
-	var out []profile.Selection
+func (c *profileCase) flags() []profilerules.Selection {
+	var out []profilerules.Selection
 	for _, k := range []string{"profile", "auto", "off"} {
 		raw, ok := c.Flags[k]
 		if !ok || string(raw) == "false" || string(raw) == "null" {
@@ -153,27 +153,27 @@ func (c *profileCase) flags() []profile.Selection {
 		case "profile":
 			var ref string
 			_ = json.Unmarshal(raw, &ref)
-			out = append(out, profile.Selection{Mode: "manual", Profile: ref})
+			out = append(out, profilerules.Selection{Mode: "manual", Profile: ref})
 		default:
-			out = append(out, profile.Selection{Mode: k})
+			out = append(out, profilerules.Selection{Mode: k})
 		}
 	}
 	return out
 }
 
-func (c *profileCase) session() []profile.Selection {
+func (c *profileCase) session() []profilerules.Selection {
 	entries := c.SessionBranch
 	if entries == nil && len(c.Session) > 0 && string(c.Session) != "null" {
 		entries = []json.RawMessage{c.Session}
 	}
-	var out []profile.Selection
+	var out []profilerules.Selection
 	for _, raw := range entries {
 		var e struct {
 			Mode    string `json:"mode"`
 			Profile any    `json:"profile"`
 		}
 		_ = json.Unmarshal(raw, &e)
-		s := profile.Selection{Mode: e.Mode}
+		s := profilerules.Selection{Mode: e.Mode}
 		if ref, ok := e.Profile.(string); ok {
 			s.Profile = ref
 		} else if e.Mode == "manual" {
@@ -184,7 +184,7 @@ func (c *profileCase) session() []profile.Selection {
 	return out
 }
 
-func (c *profileCase) check(d runtime.ProfileDecision, out *profile.Output, composed *string, resolver *runtime.Profiles) error {
+func (c *profileCase) check(d profile.ProfileDecision, out *profilerules.Output, composed *string, resolver *profile.Profiles) error {
 	got := map[string]string{"profile": d.Profile, "mode": d.Mode, "selectionFrom": d.SelectionFrom, "binding": d.Binding, "conflict": d.Conflict}
 	if err := checkStrings(got, c.Expect, "profile", "mode", "selectionFrom", "binding", "conflict"); err != nil {
 		return err
@@ -216,7 +216,7 @@ func (c *profileCase) check(d runtime.ProfileDecision, out *profile.Output, comp
 	return c.checkComposed(d, composed, resolver)
 }
 
-func (c *profileCase) checkComposed(d runtime.ProfileDecision, composed *string, resolver *runtime.Profiles) error {
+func (c *profileCase) checkComposed(d profile.ProfileDecision, composed *string, resolver *profile.Profiles) error {
 	if raw, ok := c.Expect["composed"]; ok && string(raw) == "null" && composed != nil {
 		return fmt.Errorf("composed %q; want no prompt", *composed)
 	}

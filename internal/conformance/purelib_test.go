@@ -14,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/internal/opaprep"
 	regolib "github.com/regate/regate/rego"
 	"github.com/regate/regate/runtime"
@@ -121,7 +122,7 @@ func (p *pureLibrary) response(ctx context.Context, out *compiler.Output, doc ma
 	m, _ := rs[0].Expressions[0].Value.(map[string]any)
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	yolo, _ := m["yolo"].(bool)
-	return runtime.Decision{Action: str("action"), Matched: str("matched"), Layer: str("layer"), Surface: str("surface"),
+	return runtime.Decision{Action: action.Action(str("action")), Matched: str("matched"), Layer: str("layer"), Surface: str("surface"),
 		Value: str("value"), Origin: str("origin"), At: str("at"), Pos: str("pos"), Reason: str("reason"), Floor: str("floor"),
 		Yolo: yolo, Message: str("message")}, nil
 }

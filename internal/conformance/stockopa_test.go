@@ -31,7 +31,7 @@ import (
 // regate.lib.message by TestAgreement).
 func decisionFields(d runtime.Decision) map[string]any {
 	return map[string]any{
-		"action": d.Action, "matched": d.Matched, "layer": d.Layer, "surface": d.Surface, "value": d.Value,
+		"action": string(d.Action), "matched": d.Matched, "layer": d.Layer, "surface": d.Surface, "value": d.Value,
 		"origin": d.Origin, "at": d.At, "pos": d.Pos, "reason": d.Reason, "floor": d.Floor, "yolo": d.Yolo,
 	}
 }

@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regate/regate/compiler/profile"
+	profilerules "github.com/regate/regate/compiler/profile"
 	"github.com/regate/regate/internal/stockopa"
 	regolib "github.com/regate/regate/rego"
-	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/delegate"
+	"github.com/regate/regate/runtime/profile"
 )
 
 // TestStockOPAAgreesOnCeilingsAndProfiles sends the input document of
@@ -114,7 +115,7 @@ func groupedCeilings(t *testing.T, cases []delegationCase) []delegationCase {
 func groupedProfiles(t *testing.T, cases []*profileCase) []*profileCase {
 	keys := map[*profileCase]string{}
 	for _, c := range cases {
-		out, err := profile.Compile(profileInput(t, c))
+		out, err := profilerules.Compile(profileInput(t, c))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,8 +125,8 @@ func groupedProfiles(t *testing.T, cases []*profileCase) []*profileCase {
 	return cases
 }
 
-func profileInput(t *testing.T, c *profileCase) profile.Input {
-	in := profile.Input{ProjectTrusted: c.ProjectTrusted, Profiles: c.files()}
+func profileInput(t *testing.T, c *profileCase) profilerules.Input {
+	in := profilerules.Input{ProjectTrusted: c.ProjectTrusted, Profiles: c.files()}
 	var err error
 	if in.Global, err = configSource("global/config.json", c.Global); err != nil {
 		t.Fatal(err)
@@ -184,7 +185,7 @@ func stockCeiling(ctx context.Context, t *testing.T, loaded *loadedModules, c de
 	if err := srv.PutData("regate/delegation", out.Data); err != nil {
 		t.Fatal(err)
 	}
-	ceiling, err := runtime.NewCeiling(ctx, out)
+	ceiling, err := delegate.NewCeiling(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func stockCeiling(ctx context.Context, t *testing.T, loaded *loadedModules, c de
 
 func stockProfile(ctx context.Context, t *testing.T, loaded *loadedModules, c *profileCase) {
 	srv := loaded.srv
-	out, err := profile.Compile(profileInput(t, c))
+	out, err := profilerules.Compile(profileInput(t, c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +234,11 @@ func stockProfile(ctx context.Context, t *testing.T, loaded *loadedModules, c *p
 	if err := srv.PutData("regate/profile", out.Data); err != nil {
 		t.Fatal(err)
 	}
-	resolver, err := runtime.NewProfiles(ctx, out)
+	resolver, err := profile.NewProfiles(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := runtime.ProfileRequest{Model: c.Model, Subagent: c.Subagent, Flags: c.flags(), Session: c.session()}
+	req := profile.ProfileRequest{Model: c.Model, Subagent: c.Subagent, Flags: c.flags(), Session: c.session()}
 	got, err := srv.Query("regate/lib/profile/decision", resolver.Input(req))
 	if err != nil {
 		t.Fatal(err)

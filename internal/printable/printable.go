@@ -1,7 +1,8 @@
 // Package printable escapes text read from files a user does not control
 // (file names, keys, values quoted in a diagnostic) before it reaches a
 // terminal or a log line: a raw newline could fake a line of output, and an
-// escape sequence could drive the terminal.
+// escape sequence could drive the terminal. Shorten bounds such text to a
+// width (log fields, prompt lines).
 package printable
 
 import (
@@ -42,4 +43,20 @@ func String(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// Shorten returns s cut to max runes, the last of them an ellipsis; s
+// itself when it is no longer than max, or max is 0 or less.
+func Shorten(s string, max int) string {
+	if max <= 0 || len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }

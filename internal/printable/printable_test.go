@@ -20,3 +20,22 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+func TestShorten(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"abcdef", 0, "abcdef"},
+		{"abcdef", 6, "abcdef"},
+		{"abcdef", 4, "abc…"},
+		{"héllo wörld", 5, "héll…"},
+		{"日本語テキスト", 3, "日本…"},
+		{"ab", 1, "…"},
+	} {
+		if got := Shorten(c.in, c.max); got != c.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}

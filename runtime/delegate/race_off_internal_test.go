@@ -1,0 +1,5 @@
+//go:build !race
+
+package delegate
+
+const raceEnabled = false

@@ -1,8 +1,0 @@
-//go:build race
-
-package runtime
-
-// raceEnabled: the delegation soundness fuzzer runs few pairs under the
-// race detector, where it decides nothing concurrently in its short run
-// and runs many times slower.
-const raceEnabled = true
