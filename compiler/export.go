@@ -169,3 +169,16 @@ func (o *Output) covers(p, c, surface string) bool {
 	return len(c) >= len(prefix)+len(suffix) && strings.HasPrefix(c, prefix) && strings.HasSuffix(c, suffix) &&
 		!strings.ContainsAny(c[:len(prefix)]+c[len(c)-len(suffix):], "*?[")
 }
+
+// Matches reports whether the rule pattern (as written) of surface matches
+// value, as the decision matches it: home-expanded, runs of * collapsed,
+// only * and ? wild, and on the bash surface "X *" matching the bare "X"
+// too. Coverage uses it to tell which rules a decided value also matched.
+func (o *Output) Matches(surface, pattern, value string) bool {
+	for _, f := range matchForms(surface, collapseStars(ExpandHome(pattern, o.Home))) {
+		if matchGlob(f, value) {
+			return true
+		}
+	}
+	return false
+}

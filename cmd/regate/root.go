@@ -39,6 +39,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newBundleCmd(a),
 		newTestCmd(a),
 		newExportCmd(a),
+		newCoverageCmd(a),
 		newDiffCmd(a),
 		newHookCmd(a),
 		newApproveCmd(a),
