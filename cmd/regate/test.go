@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 
@@ -13,13 +14,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/printable"
 	regolib "github.com/regate/regate/rego"
+	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/coverage"
 )
 
 type testParams struct {
-	rules   ruleFlags
-	cwd     string
-	verbose bool
+	rules       ruleFlags
+	cwd         string
+	verbose     bool
+	coverage    bool
+	coverageMin float64
 }
 
 func newTestCmd(a *app) *cobra.Command {
@@ -35,7 +42,11 @@ evaluate data.regate.lib.permission.decision with input as a document from regat
 
 The output is OPA's; the exit code is opa test's: 0 when every test passes, 2 when one fails or
 errs. A rule file with an error is exit 2 before any test runs: a policy with an error fails
-closed, so the library's own tests passing would say nothing about it.`,
+closed, so the library's own tests passing would say nothing about it.
+
+--coverage also reports which rules the inline examples exercise (regate coverage --examples):
+the share of the rules that can decide (dead ones left out) that some example's decision names, and
+the rules none does. --coverage-min PERCENT makes a share below it exit 2, as a failing test does.`,
 		Example: `  regate test --policy policy.jsonc
   regate test --policy policy.jsonc my_policy_test.rego -v`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,6 +56,8 @@ closed, so the library's own tests passing would say nothing about it.`,
 	p.rules.bind(cmd)
 	cmd.Flags().StringVar(&p.cwd, "cwd", "/", "the working directory the examples' paths resolve against")
 	cmd.Flags().BoolVarP(&p.verbose, "verbose", "v", false, "print every test, as opa test -v does")
+	cmd.Flags().BoolVar(&p.coverage, "coverage", false, "report the rules the inline examples decide with")
+	cmd.Flags().Float64Var(&p.coverageMin, "coverage-min", 0, "with --coverage: exit 2 when the examples decide with less than PERCENT of the rules that can decide")
 	return cmd
 }
 
@@ -144,6 +157,53 @@ func runTest(ctx context.Context, p *testParams, paths []string, stdout, stderr 
 	}
 	if failed > 0 {
 		return withCode(exitBadRules, nil)
+	}
+	if p.coverage || p.coverageMin > 0 {
+		return exampleCoverage(ctx, eng, out, p.coverageMin, stdout)
+	}
+	return nil
+}
+
+// exampleCoverage decides the policy's inline examples and reports the
+// share of the rules that can decide (not dead) that some example's
+// decision names, and the rules none does; under min percent it is exit 2.
+func exampleCoverage(ctx context.Context, eng *runtime.Engine, out *compiler.Output, min float64, stdout io.Writer) error {
+	counter, err := coverage.New(out)
+	if err != nil {
+		return withCode(exitFault, err)
+	}
+	for _, ex := range out.Examples {
+		call := facts.Call{Tool: ex.Tool, Input: ex.Input, Agent: ex.Agent, Registered: ex.Registered}
+		in := eng.Facts(call)
+		d, err := eng.DecideFacts(ctx, in)
+		if err != nil {
+			return withCode(exitFault, err)
+		}
+		counter.Add(coverage.FromDecision(d, in))
+	}
+	live, used := 0, 0
+	var unused []coverage.Rule
+	for _, r := range counter.Report().Rules {
+		if r.NeverDecides {
+			continue
+		}
+		live++
+		if r.Decided > 0 {
+			used++
+		} else {
+			unused = append(unused, r)
+		}
+	}
+	share := 100.0
+	if live > 0 {
+		share = 100 * float64(used) / float64(live)
+	}
+	fmt.Fprintf(stdout, "coverage: the %d inline examples decide with %d of the %d rules that can decide (%.1f%%)\n", len(out.Examples), used, live, share)
+	for _, r := range unused {
+		fmt.Fprintf(stdout, "  no example: %s %s %q (%s)\n", printable.String(r.Pos), r.Surface, printable.String(r.Pattern), r.Action)
+	}
+	if share < min {
+		return withCode(exitBadRules, fmt.Errorf("example coverage %.1f%% is under --coverage-min %.1f%%", share, min))
 	}
 	return nil
 }
