@@ -2,6 +2,7 @@ package ask
 
 import (
 	"errors"
+	"time"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/runtime"
@@ -67,6 +68,10 @@ type ReviewEvent struct {
 	Decision runtime.Decision `json:"decision"`
 	Verdict  Verdict          `json:"verdict"`
 	Review   any              `json:"review,omitempty"` // the reviewer's outcome, attempts, usage
+	// Session is the session that asked, Time when it was answered (RFC
+	// 3339, UTC): regate suggest's evidence names both.
+	Session string `json:"session,omitempty"`
+	Time    string `json:"time,omitempty"`
 }
 
 // LogValue is the event as encoding/json writes it, in plain values, so
@@ -74,6 +79,12 @@ type ReviewEvent struct {
 // (runtime.LogValuer).
 func (ev ReviewEvent) LogValue() any {
 	m := map[string]any{"call": ev.Call, "decision": ev.Decision, "verdict": ev.Verdict}
+	if ev.Session != "" {
+		m["session"] = ev.Session
+	}
+	if ev.Time != "" {
+		m["time"] = ev.Time
+	}
 	if ev.Call == nil {
 		m["call"] = nil
 	}
@@ -89,5 +100,6 @@ func LogReview(l *runtime.Log, ask Ask, v Verdict, review any) error {
 	return l.Write(ReviewEvent{
 		Call:     map[string]any{"tool": ask.Call.Tool, "input": ask.Call.Input, "agent": ask.Call.Agent},
 		Decision: ask.Decision, Verdict: v, Review: review,
+		Session: ask.Session, Time: time.Now().UTC().Format(time.RFC3339),
 	})
 }
