@@ -1,5 +1,3 @@
-// Command regate decides coding-agent tool calls against permission rules
-// compiled to Rego and evaluated by embedded OPA.
 package main
 
 import "os"

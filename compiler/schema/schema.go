@@ -1,24 +1,3 @@
-// Package schema holds the JSON Schemas of regate's rule files, the
-// published description of what each file may hold:
-//
-//   - policy.schema.json: policy.jsonc
-//   - hard-guards.schema.json: hard-guards.jsonc
-//   - agent.schema.json: the YAML frontmatter of agents/<agent>.md
-//   - permission.schema.json: the permission map the three share
-//   - delegation.schema.json: a delegation policy file
-//   - delegation-request.schema.json: a narrow request
-//   - profile-config.schema.json: a profile scope's config.json
-//
-// The files sit beside the decoders they describe and are the test oracle
-// for them: every key a decoder reads is a property of its schema and
-// every property is read (TestSchemaKeys), and every bundled and corpus
-// policy validates. An editor pointed at a file here ("$schema" in the
-// bundled policies) completes keys and flags typos as the user types;
-// regate check reports the same typos with a "did you mean", positioned.
-//
-// Validation uses github.com/santhosh-tekuri/jsonschema/v6 (draft
-// 2020-12). The schemas are compiled once, from this package's embedded
-// files only: a $ref never reaches the network or the disk.
 package schema
 
 import (

@@ -1,6 +1,3 @@
-// Package conformance runs the conformance cases of shared/conformance (a
-// copy lives under testdata/conformance) against regate. The engine's test
-// suite and the `regate conformance` command both use it.
 package conformance
 
 import (

@@ -1,6 +1,3 @@
-// Package stockopa builds the stock opa binary from the OPA module pinned in
-// go.mod (a tool dependency) and runs it as a server on loopback, for tests
-// that hold regate's Rego to what an unmodified OPA server decides.
 package stockopa
 
 import (
