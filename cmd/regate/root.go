@@ -40,6 +40,7 @@ func newRootCmd(a *app) *cobra.Command {
 		newTestCmd(a),
 		newExportCmd(a),
 		newCoverageCmd(a),
+		newSuggestCmd(a),
 		newDiffCmd(a),
 		newHookCmd(a),
 		newApproveCmd(a),
