@@ -1,39 +1,34 @@
 package compiler
 
 import (
-	"strconv"
-
 	"github.com/tailscale/hujson"
+
+	"github.com/regate/regate/compiler/internal/ruledoc"
 )
 
 // A Document is a parsed JSONC file for a rule set that decodes its own
-// fields (compiler/delegation): the hujson tree, and positions for its
-// offsets. It gets the checks every rule file gets (size, emptiness,
-// UTF-8) and positioned syntax errors.
+// fields: the hujson tree, and positions for its offsets. It gets the
+// checks every rule file gets (size, emptiness, UTF-8) and positioned
+// syntax errors.
 type Document struct {
 	Root  hujson.Value
-	lines *lines
+	lines *ruledoc.Lines
 }
 
 // ParseDocument parses src, a JSONC document named file.
 func ParseDocument(file string, src []byte) (*Document, Errors) {
 	var d diags
-	if !checkBytes(file, src, &d) {
-		return nil, d.list
+	if !ruledoc.CheckBytes(file, src, &d) {
+		return nil, d.List
 	}
 	v, err := hujson.Parse(src)
 	if err != nil {
-		pos := Pos{File: file, Line: 1, Col: 1}
-		msg := err.Error()
-		if m := hujsonPos.FindStringSubmatch(msg); m != nil {
-			pos.Line, _ = strconv.Atoi(m[1])
-			pos.Col, _ = strconv.Atoi(m[2])
-			msg = m[3]
-		}
-		return nil, Errors{{Pos: pos, Code: CodeSyntax, Msg: msg, Severity: SeverityError}}
+		// The shared parser words and positions the syntax error.
+		ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.HuJSON}, &d)
+		return nil, d.List
 	}
-	return &Document{Root: v, lines: newLines(file, src)}, nil
+	return &Document{Root: v, lines: ruledoc.NewLines(file, src)}, nil
 }
 
 // Pos is the position of a byte offset of the document.
-func (d *Document) Pos(offset int) Pos { return d.lines.pos(offset) }
+func (d *Document) Pos(offset int) Pos { return d.lines.Pos(offset) }
