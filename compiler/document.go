@@ -24,7 +24,7 @@ func ParseDocument(file string, src []byte) (*Document, Errors) {
 	v, err := hujson.Parse(src)
 	if err != nil {
 		// The shared parser words and positions the syntax error.
-		ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.HuJSON}, &d)
+		ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.JSONC}, &d)
 		return nil, d.List
 	}
 	return &Document{Root: v, lines: ruledoc.NewLines(file, src)}, nil

@@ -16,9 +16,9 @@
 //
 // # Parsing
 //
-// Parse reads a JSON document in one of three dialects (JSONC: comments,
-// no trailing commas, the permission files; HuJSON: comments and trailing
-// commas, delegation files; JSON: neither, profile config files) after the
+// Parse reads a JSON document in one of two dialects (JSONC: comments, no
+// trailing commas, the permission and delegation files; JSON: neither,
+// profile config files) after the
 // checks every rule file gets (size, emptiness, UTF-8), and ParseYAML a
 // YAML document (agent frontmatter). Both give a tree of *Node: a kind, a
 // position, the value, an object's members in file order with the

@@ -16,12 +16,10 @@ type Dialect int
 
 const (
 	// JSONC allows comments, not trailing commas: the permission rule
-	// files (docs/policy.md). A trailing comma is an error, but the tree is
-	// still built, so every other problem of the file is reported too.
+	// files and delegation files (docs/policy.md). A trailing comma is an
+	// error, but the tree is still built, so every other problem of the
+	// file is reported too.
 	JSONC Dialect = iota
-	// HuJSON allows comments and trailing commas, as hujson reads them:
-	// delegation policies and requests.
-	HuJSON
 	// JSON is standard JSON: a comment or a trailing comma makes the file
 	// unusable, as in the upstream extension whose profile config files
 	// these are.
