@@ -77,10 +77,10 @@ type decoder struct {
 	ruledoc.Diags
 }
 
-// parse reads the file as JSONC, every member kept: a repeated key is
-// read again, and the later value wins.
+// parse reads the file as JSONC, every member kept (a repeated key is
+// read again, and the later value wins) and every number as written.
 func (d *decoder) parse(file string, src []byte) *ruledoc.Node {
-	return ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.JSONC, KeepDuplicates: true}, &d.Diags)
+	return ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.JSONC, KeepDuplicates: true, KeepHugeNumbers: true}, &d.Diags)
 }
 
 func (d *decoder) errorf(n *ruledoc.Node, code, format string, args ...any) {

@@ -2,6 +2,7 @@ package ruledoc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -35,6 +36,11 @@ type Options struct {
 	// repeated key is warned of (CodeDuplicateKey) and only its last
 	// occurrence is kept, where it stands: the later value wins.
 	KeepDuplicates bool
+	// KeepHugeNumbers keeps a number past float64's range (1e400) with
+	// Num ±Inf and Str as written, for a decoder that reads numbers as
+	// written (json.Number) or as JavaScript does (Infinity). Otherwise
+	// such a number is a syntax error: no permission file means one.
+	KeepHugeNumbers bool
 }
 
 // hujsonPos matches the position hujson puts in front of its syntax errors.
@@ -142,7 +148,7 @@ func (c *jsonConv) literal(lit hujson.Literal, pos Pos, v *hujson.Value) *Node {
 		return &Node{Kind: String, Pos: pos, Str: jsonString(lit), raw: v}
 	case '0':
 		f, err := strconv.ParseFloat(string(lit), 64)
-		if err != nil {
+		if err != nil && !(c.opts.KeepHugeNumbers && errors.Is(err, strconv.ErrRange)) {
 			c.d.Errorf(pos, CodeSyntax, "invalid number %s", lit)
 			return nil
 		}

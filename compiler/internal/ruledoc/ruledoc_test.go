@@ -2,6 +2,7 @@ package ruledoc_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -44,6 +45,8 @@ func TestParse(t *testing.T) {
 		{name: "duplicate key", src: "{\"a\": 1,\n \"b\": 2,\n \"a\": 3}", tree: true, keys: "b a",
 			diags: []string{"3:2 warning duplicate_key"}},
 		{name: "duplicates kept", opts: ruledoc.Options{KeepDuplicates: true}, src: `{"a": 1, "b": 2, "a": 3}`, tree: true, keys: "a b a"},
+		{name: "huge number", src: `[1e400]`, diags: []string{"1:2 error jsonc_syntax"}},
+		{name: "huge number kept", opts: ruledoc.Options{KeepHugeNumbers: true}, src: `[1e400]`, tree: true},
 		{name: "escaped key", src: `{"\u0061\"": 1}`, tree: true, keys: `a"`},
 	}
 	for _, tt := range tests {
@@ -85,6 +88,18 @@ func TestDuplicateKeyLaterWins(t *testing.T) {
 	}
 	if want := `duplicate key "a" (first at f.jsonc:1:2); the later value wins`; d.List[0].Msg != want {
 		t.Errorf("message %q; want %q", d.List[0].Msg, want)
+	}
+}
+
+func TestHugeNumberKept(t *testing.T) {
+	var d ruledoc.Diags
+	n := ruledoc.Parse("f.jsonc", []byte(`[-1e400]`), ruledoc.Options{KeepHugeNumbers: true}, &d)
+	e := n.Elems[0]
+	if e.Str != "-1e400" || !math.IsInf(e.Num, -1) {
+		t.Fatalf("kept %q %v; want -1e400 as written, -Inf", e.Str, e.Num)
+	}
+	if _, ok := e.Float(); ok {
+		t.Error("Float read an infinite number")
 	}
 }
 
