@@ -181,13 +181,13 @@ func compilePolicy(src *Source, home string, lint *budget, out *Output) layer {
 	// them) but leave the rules in force: an example decides no call.
 	out.Diagnostics = append(out.Diagnostics, pol.exampleDiags...)
 	out.ExampleDiagnostics = pol.exampleDiags
-	if fatal := d.list.Fatal(); len(fatal) > 0 {
+	if fatal := d.List.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
 		data["floors"] = faultFloor("<invalid-policy>", fatal)
 	} else if lint != nil {
 		lintPermission(&pol.Permission, home, lint, &d)
 	}
-	out.Diagnostics = append(out.Diagnostics, d.list...)
+	out.Diagnostics = append(out.Diagnostics, d.List...)
 	out.Knobs = pol.Knobs
 	out.Examples = pol.Examples
 	fallback, surfaces := permissionData(&pol.Permission, home)
@@ -214,10 +214,10 @@ func compileHardGuards(src *Source, home string, out *Output) layer {
 			hg = decodeHardGuards(n, &d)
 		}
 	}
-	if fatal := d.list.Fatal(); len(fatal) > 0 {
+	if fatal := d.List.Fatal(); len(fatal) > 0 {
 		data["floors"] = faultFloor("<invalid-hard-guards>", fatal)
 	}
-	out.Diagnostics = append(out.Diagnostics, d.list...)
+	out.Diagnostics = append(out.Diagnostics, d.List...)
 	// A hard-guard "*" denies every call; it is a surface of its own kind, so
 	// it is compiled as a catch-all on every surface a call can reach.
 	_, surfaces := permissionData(&hg, home)
@@ -235,11 +235,11 @@ func compileAgents(srcs []Source, home string, lint *budget, out *Output) layer 
 		sources = append(sources, src.Name)
 		var d diags
 		a := parseAgent(src.Name, src.Data, &d)
-		if lint != nil && a != nil && !d.failed() {
+		if lint != nil && a != nil && !d.Failed() {
 			lintPermission(&a.Permission, home, lint, &d)
 		}
-		out.Diagnostics = append(out.Diagnostics, d.list...)
-		if fatal := d.list.Fatal(); len(fatal) > 0 {
+		out.Diagnostics = append(out.Diagnostics, d.List...)
+		if fatal := d.List.Fatal(); len(fatal) > 0 {
 			name := agentName(src.Name)
 			agents[name] = map[string]any{"surfaces": map[string]any{}, "floors": faultFloor("<invalid-agent-file>", fatal)}
 			continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/compiler/action"
+	"github.com/regate/regate/compiler/internal/ruledoc"
 )
 
 // ruleMode says which actions a permission map may hold.
@@ -18,51 +19,51 @@ const (
 
 // decodePermission decodes a "permission" object. Problems are reported in d;
 // a value that cannot be read is left out.
-func decodePermission(n *node, mode ruleMode, d *diags) Permission {
+func decodePermission(n *ruledoc.Node, mode ruleMode, d *diags) Permission {
 	var p Permission
 	rules := 0
-	if !expectKind(n, kindObject, "permission", d) {
+	if !d.Expect(n, ruledoc.Object, "permission") {
 		return p
 	}
-	for _, m := range n.members {
-		if m.key == "*" {
-			if r, ok := decodeStringAction(m.val, "*", mode, d); ok {
-				r.Pos = m.keyPos
+	for _, m := range n.Members {
+		if m.Key == "*" {
+			if r, ok := decodeStringAction(m.Val, "*", mode, d); ok {
+				r.Pos = m.KeyPos
 				p.Fallback = &r
 			}
 			continue
 		}
-		s := &Surface{Name: m.key, Pos: m.keyPos}
-		switch m.val.kind {
-		case kindString:
+		s := &Surface{Name: m.Key, Pos: m.KeyPos}
+		switch m.Val.Kind {
+		case ruledoc.String:
 			// The shorthand "read": "allow" is {"*": "allow"}.
-			r, ok := decodeStringAction(m.val, m.key, mode, d)
+			r, ok := decodeStringAction(m.Val, m.Key, mode, d)
 			if !ok {
 				continue
 			}
-			r.Pattern, r.Pos = "*", m.val.pos
+			r.Pattern, r.Pos = "*", m.Val.Pos
 			s.Rules = []Rule{r}
 			s.Shorthand = true
-		case kindObject:
-			s.Rules = make([]Rule, 0, min(len(m.val.members), MaxRules))
-			for _, pm := range m.val.members {
-				if len(pm.key) > MaxPatternLength {
-					d.errorf(pm.keyPos, CodePatternTooLong, "pattern of %d bytes under %q; a pattern may have at most %d", len(pm.key), m.key, MaxPatternLength)
+		case ruledoc.Object:
+			s.Rules = make([]Rule, 0, min(len(m.Val.Members), MaxRules))
+			for _, pm := range m.Val.Members {
+				if len(pm.Key) > MaxPatternLength {
+					d.Errorf(pm.KeyPos, CodePatternTooLong, "pattern of %d bytes under %q; a pattern may have at most %d", len(pm.Key), m.Key, MaxPatternLength)
 					continue
 				}
 				if rules++; rules > MaxRules {
-					d.errorf(pm.keyPos, CodeTooManyRules, "more than %d rules in one file; split the policy or use wildcards", MaxRules)
+					d.Errorf(pm.KeyPos, CodeTooManyRules, "more than %d rules in one file; split the policy or use wildcards", MaxRules)
 					return p
 				}
-				r, ok := decodeRuleValue(pm.val, pm.key, mode, d)
+				r, ok := decodeRuleValue(pm.Val, pm.Key, mode, d)
 				if !ok {
 					continue
 				}
-				r.Pos = pm.keyPos
+				r.Pos = pm.KeyPos
 				s.Rules = append(s.Rules, r)
 			}
 		default:
-			d.errorf(m.val.pos, CodeWrongType, "permission %q must be an action string or a pattern map, not %s", m.key, m.val.kind)
+			d.Errorf(m.Val.Pos, CodeWrongType, "permission %q must be an action string or a pattern map, not %s", m.Key, m.Val.Kind)
 			continue
 		}
 		p.Surfaces = append(p.Surfaces, s)
@@ -71,18 +72,18 @@ func decodePermission(n *node, mode ruleMode, d *diags) Permission {
 }
 
 // decodeStringAction reads a plain action string.
-func decodeStringAction(n *node, pattern string, mode ruleMode, d *diags) (Rule, bool) {
-	if n.kind != kindString {
-		d.errorf(n.pos, CodeWrongType, "value for %q must be an action string (allow, ask, deny), not %s", pattern, n.kind)
+func decodeStringAction(n *ruledoc.Node, pattern string, mode ruleMode, d *diags) (Rule, bool) {
+	if n.Kind != ruledoc.String {
+		d.Errorf(n.Pos, CodeWrongType, "value for %q must be an action string (allow, ask, deny), not %s", pattern, n.Kind)
 		return Rule{}, false
 	}
-	a, ok := action.Parse(n.str)
+	a, ok := action.Parse(n.Str)
 	if !ok {
-		d.errorf(n.pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", n.str, pattern)
+		d.Errorf(n.Pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", n.Str, pattern)
 		return Rule{}, false
 	}
 	if mode == hardGuardRules && a != Deny {
-		d.errorf(n.pos, CodeHardGuardAction, "hard guard %q is %q; hard guards may only deny", pattern, n.str)
+		d.Errorf(n.Pos, CodeHardGuardAction, "hard guard %q is %q; hard guards may only deny", pattern, n.Str)
 		return Rule{}, false
 	}
 	return Rule{Pattern: pattern, Action: a}, true
@@ -90,24 +91,24 @@ func decodeStringAction(n *node, pattern string, mode ruleMode, d *diags) (Rule,
 
 // decodeRuleValue reads a pattern-map value: an action string, or the object
 // form {"action": "deny", "reason": "…"}.
-func decodeRuleValue(n *node, pattern string, mode ruleMode, d *diags) (Rule, bool) {
-	if n.kind != kindObject {
+func decodeRuleValue(n *ruledoc.Node, pattern string, mode ruleMode, d *diags) (Rule, bool) {
+	if n.Kind != ruledoc.Object {
 		return decodeStringAction(n, pattern, mode, d)
 	}
 	var r Rule
 	r.Pattern = pattern
-	act := n.get("action")
+	act := n.Get("action")
 	if act == nil {
-		d.errorf(n.pos, CodeMissingField, "object value for %q needs \"action\": \"deny\"", pattern)
+		d.Errorf(n.Pos, CodeMissingField, "object value for %q needs \"action\": \"deny\"", pattern)
 		return r, false
 	}
-	if act.kind != kindString {
-		d.errorf(act.pos, CodeWrongType, "action for %q must be a string, not %s", pattern, act.kind)
+	if act.Kind != ruledoc.String {
+		d.Errorf(act.Pos, CodeWrongType, "action for %q must be a string, not %s", pattern, act.Kind)
 		return r, false
 	}
-	a, ok := action.Parse(act.str)
+	a, ok := action.Parse(act.Str)
 	if !ok {
-		d.errorf(act.pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", act.str, pattern)
+		d.Errorf(act.Pos, CodeUnknownAction, "unknown action %q for %q; use allow, ask or deny", act.Str, pattern)
 		return r, false
 	}
 	if a != Deny {
@@ -115,95 +116,80 @@ func decodeRuleValue(n *node, pattern string, mode ruleMode, d *diags) (Rule, bo
 		if mode == hardGuardRules {
 			code = CodeHardGuardAction
 		}
-		d.errorf(act.pos, code, "the object form is only for deny, but %q has action %q", pattern, act.str)
+		d.Errorf(act.Pos, code, "the object form is only for deny, but %q has action %q", pattern, act.Str)
 		return r, false
 	}
 	r.Action = Deny
-	for _, m := range n.members {
-		switch m.key {
+	for _, m := range n.Members {
+		switch m.Key {
 		case "action":
 		case "reason":
-			if m.val.kind == kindString {
-				r.Reason = m.val.str
+			if m.Val.Kind == ruledoc.String {
+				r.Reason = m.Val.Str
 			} else {
-				d.warnf(m.val.pos, CodeReasonType, "reason for %q is %s, not a string; it is ignored", pattern, m.val.kind)
+				d.Warnf(m.Val.Pos, CodeReasonType, "reason for %q is %s, not a string; it is ignored", pattern, m.Val.Kind)
 			}
 		default:
-			d.unknownKey(m, denyObjectKeys, fmt.Sprintf("the rule for %q", pattern))
+			unknownKey(d, m, denyObjectKeys, fmt.Sprintf("the rule for %q", pattern))
 		}
 	}
 	return r, true
 }
 
-func expectKind(n *node, k kind, what string, d *diags) bool {
-	if n.kind != k {
-		d.errorf(n.pos, CodeWrongType, "%s must be %s %s, not %s", what, article(k), k, n.kind)
-		return false
-	}
-	return true
-}
-
-func article(k kind) string {
-	if k == kindObject || k == kindArray {
-		return "an"
-	}
-	return "a"
-}
-
 // decodePolicy decodes a whole policy.jsonc document.
-func decodePolicy(n *node, d *diags) Policy {
+func decodePolicy(n *ruledoc.Node, d *diags) Policy {
 	p := Policy{Knobs: DefaultKnobs()}
-	if !expectKind(n, kindObject, "policy", d) {
+	if !d.Expect(n, ruledoc.Object, "policy") {
 		return p
 	}
 	k := &p.Knobs
-	for _, m := range n.members {
-		v := m.val
-		switch m.key {
+	for _, m := range n.Members {
+		v := m.Val
+		switch m.Key {
 		case "$schema":
-			expectKind(v, kindString, "$schema", d)
+			d.Expect(v, ruledoc.String, "$schema")
 		case "permission":
 			p.Permission = decodePermission(v, ordinaryRules, d)
 		case "yoloMode":
-			decodeBool(v, m.key, &k.YoloMode, d)
+			d.Bool(v, m.Key, &k.YoloMode)
 		case "strict":
-			decodeBool(v, m.key, &k.Strict, d)
+			d.Bool(v, m.Key, &k.Strict)
 		case "caseInsensitive":
 			var folds bool
-			if expectKind(v, kindBool, m.key, d) {
-				folds = v.boolean
+			if d.Expect(v, ruledoc.Bool, m.Key) {
+				folds = v.Bool
 				k.CaseInsensitive = &folds
 			}
 		case "debugLog":
-			decodeBool(v, m.key, &k.DebugLog, d)
+			d.Bool(v, m.Key, &k.DebugLog)
 		case "permissionReviewLog":
-			decodeBool(v, m.key, &k.PermissionReviewLog, d)
+			d.Bool(v, m.Key, &k.PermissionReviewLog)
 		case "doublePressToConfirm":
-			decodeBool(v, m.key, &k.DoublePressToConfirm, d)
+			d.Bool(v, m.Key, &k.DoublePressToConfirm)
 		case "forwardingTimeoutMs":
-			decodeInt(v, m.key, 0, math.MaxInt32, &k.ForwardingTimeoutMs, d)
+			d.Int(v, m.Key, 0, math.MaxInt32, &k.ForwardingTimeoutMs)
 		case "promptMaxRows":
-			decodeInt(v, m.key, 1, 10000, &k.PromptMaxRows, d)
+			d.Int(v, m.Key, 1, 10000, &k.PromptMaxRows)
 		case "promptFieldMaxWidth":
-			decodeInt(v, m.key, 1, 1000000, &k.PromptFieldMaxWidth, d)
+			d.Int(v, m.Key, 1, 1000000, &k.PromptFieldMaxWidth)
 		case "reviewLogFieldMaxWidth":
-			decodeInt(v, m.key, 1, 100000000, &k.ReviewLogFieldMaxWidth, d)
+			d.Int(v, m.Key, 1, 100000000, &k.ReviewLogFieldMaxWidth)
 		case "authorizerChain":
-			k.AuthorizerChain = decodeStrings(v, m.key, d)
+			k.AuthorizerChain = d.Strings(v, m.Key)
 		case "shellTools":
 			k.ShellTools = decodeShellTools(v, d)
 		case "autoReview":
 			decodeAutoReview(v, &k.AutoReview, d)
 		case "toolInputPreviewMaxLength", "toolTextSummaryMaxLength":
-			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored; use promptMaxRows and promptFieldMaxWidth", m.key)
+			d.Warnf(m.KeyPos, CodeDeprecatedKey, "%q is deprecated and ignored; use promptMaxRows and promptFieldMaxWidth", m.Key)
 		case "examples":
 			var ed diags
 			p.Examples = decodeExamples(v, &ed)
-			p.exampleDiags = append(p.exampleDiags, ed.list...)
+			p.exampleDiags = append(p.exampleDiags, ed.List...)
 		case "annotators":
-			d.warnf(m.keyPos, CodeDeprecatedKey, "%q is deprecated and ignored: the annotator mechanism was removed; remove it", m.key)
+			d.Warnf(m.KeyPos, CodeDeprecatedKey, "%q is deprecated and ignored: the annotator mechanism was removed; remove it", m.Key)
 		default:
-			d.unknownKey(m, policyKeys, "")
+			unknownKey(d, m, policyKeys, "")
 		}
 	}
 	warnInert(&p.Permission, d)
@@ -215,7 +201,7 @@ func decodePolicy(n *node, d *diags) Policy {
 func warnInert(p *Permission, d *diags) {
 	for _, s := range p.Surfaces {
 		if s.Name == "external_directory" {
-			d.warnf(s.Pos, CodeInertSurface, "%q is not a separate decision; paths outside the cwd go through path and tool rules, so this key reaches no call", s.Name)
+			d.Warnf(s.Pos, CodeInertSurface, "%q is not a separate decision; paths outside the cwd go through path and tool rules, so this key reaches no call", s.Name)
 		}
 	}
 }
@@ -233,150 +219,110 @@ func warnBashInheritsAllow(p *Permission, d *diags) {
 			}
 		}
 	}
-	d.warnf(p.Fallback.Pos, CodeBashFallback, "\"*\" is allow and bash has no \"*\" rule, so every bash command inherits allow; add \"bash\": {\"*\": \"ask\"} or set it to allow explicitly")
+	d.Warnf(p.Fallback.Pos, CodeBashFallback, "\"*\" is allow and bash has no \"*\" rule, so every bash command inherits allow; add \"bash\": {\"*\": \"ask\"} or set it to allow explicitly")
 }
 
-func decodeBool(n *node, key string, dst *bool, d *diags) {
-	if expectKind(n, kindBool, key, d) {
-		*dst = n.boolean
-	}
-}
-
-func decodeInt(n *node, key string, lo, hi int, dst *int, d *diags) {
-	if !expectKind(n, kindNumber, key, d) {
-		return
-	}
-	if n.num != math.Trunc(n.num) {
-		d.errorf(n.pos, CodeWrongType, "%s must be a whole number, not %v", key, n.num)
-		return
-	}
-	if n.num < float64(lo) || n.num > float64(hi) {
-		d.errorf(n.pos, CodeOutOfRange, "%s is %v; it must be between %d and %d", key, n.num, lo, hi)
-		return
-	}
-	*dst = int(n.num)
-}
-
-func decodeString(n *node, key string, dst *string, d *diags) {
-	if expectKind(n, kindString, key, d) {
-		*dst = n.str
-	}
-}
-
-func decodeStrings(n *node, key string, d *diags) []string {
-	out := []string{}
-	if !expectKind(n, kindArray, key, d) {
-		return out
-	}
-	for _, e := range n.elems {
-		if expectKind(e, kindString, key+" entry", d) {
-			out = append(out, e.str)
-		}
-	}
-	return out
-}
-
-func decodeShellTools(n *node, d *diags) map[string]ShellTool {
+func decodeShellTools(n *ruledoc.Node, d *diags) map[string]ShellTool {
 	out := map[string]ShellTool{}
-	if !expectKind(n, kindObject, "shellTools", d) {
+	if !d.Expect(n, ruledoc.Object, "shellTools") {
 		return out
 	}
-	for _, m := range n.members {
-		if !expectKind(m.val, kindObject, "shellTools."+m.key, d) {
+	for _, m := range n.Members {
+		if !d.Expect(m.Val, ruledoc.Object, "shellTools."+m.Key) {
 			continue
 		}
-		st := ShellTool{Pos: m.keyPos}
-		for _, f := range m.val.members {
-			switch f.key {
+		st := ShellTool{Pos: m.KeyPos}
+		for _, f := range m.Val.Members {
+			switch f.Key {
 			case "commandArgument":
-				decodeString(f.val, "commandArgument", &st.CommandArgument, d)
+				d.String(f.Val, "commandArgument", &st.CommandArgument)
 			case "workdirArgument":
-				decodeString(f.val, "workdirArgument", &st.WorkdirArgument, d)
+				d.String(f.Val, "workdirArgument", &st.WorkdirArgument)
 			case "decisionFloor":
-				if decodeString(f.val, "decisionFloor", &st.DecisionFloor, d); st.DecisionFloor != "" && st.DecisionFloor != "ask" {
-					d.errorf(f.val.pos, CodeUnknownAction, "decisionFloor is %q; only \"ask\" is accepted", st.DecisionFloor)
+				if d.String(f.Val, "decisionFloor", &st.DecisionFloor); st.DecisionFloor != "" && st.DecisionFloor != "ask" {
+					d.Errorf(f.Val.Pos, CodeUnknownAction, "decisionFloor is %q; only \"ask\" is accepted", st.DecisionFloor)
 					st.DecisionFloor = ""
 				}
 			default:
-				d.unknownKey(f, shellToolKeys, "shellTools."+m.key)
+				unknownKey(d, f, shellToolKeys, "shellTools."+m.Key)
 			}
 		}
 		if strings.TrimSpace(st.CommandArgument) == "" {
-			d.errorf(m.val.pos, CodeMissingField, "shellTools.%s needs a commandArgument", m.key)
+			d.Errorf(m.Val.Pos, CodeMissingField, "shellTools.%s needs a commandArgument", m.Key)
 			continue
 		}
-		out[m.key] = st
+		out[m.Key] = st
 	}
 	return out
 }
 
-func decodeAutoReview(n *node, ar *AutoReview, d *diags) {
-	if !expectKind(n, kindObject, "autoReview", d) {
+func decodeAutoReview(n *ruledoc.Node, ar *AutoReview, d *diags) {
+	if !d.Expect(n, ruledoc.Object, "autoReview") {
 		return
 	}
-	for _, m := range n.members {
-		v := m.val
-		switch m.key {
+	for _, m := range n.Members {
+		v := m.Val
+		switch m.Key {
 		case "enabled":
-			decodeBool(v, "autoReview.enabled", &ar.Enabled, d)
+			d.Bool(v, "autoReview.enabled", &ar.Enabled)
 		case "provider":
-			decodeString(v, "autoReview.provider", &ar.Provider, d)
+			d.String(v, "autoReview.provider", &ar.Provider)
 		case "model":
-			decodeString(v, "autoReview.model", &ar.Model, d)
+			d.String(v, "autoReview.model", &ar.Model)
 		case "reasoning":
-			decodeString(v, "autoReview.reasoning", &ar.Reasoning, d)
+			d.String(v, "autoReview.reasoning", &ar.Reasoning)
 			switch ar.Reasoning {
 			case "off", "minimal", "low", "medium", "high", "xhigh":
 			default:
-				d.errorf(v.pos, CodeOutOfRange, "autoReview.reasoning is %q; use off, minimal, low, medium, high or xhigh", ar.Reasoning)
+				d.Errorf(v.Pos, CodeOutOfRange, "autoReview.reasoning is %q; use off, minimal, low, medium, high or xhigh", ar.Reasoning)
 				ar.Reasoning = "low"
 			}
 		case "timeoutMs":
-			decodeInt(v, "autoReview.timeoutMs", 1, 300000, &ar.TimeoutMs, d)
+			d.Int(v, "autoReview.timeoutMs", 1, 300000, &ar.TimeoutMs)
 		case "maxAttempts":
-			decodeInt(v, "autoReview.maxAttempts", 1, 5, &ar.MaxAttempts, d)
+			d.Int(v, "autoReview.maxAttempts", 1, 5, &ar.MaxAttempts)
 		case "maxOutputTokens":
-			decodeInt(v, "autoReview.maxOutputTokens", 256, 32000, &ar.MaxOutputTokens, d)
+			d.Int(v, "autoReview.maxOutputTokens", 256, 32000, &ar.MaxOutputTokens)
 		case "transcript":
-			if !expectKind(v, kindObject, "autoReview.transcript", d) {
+			if !d.Expect(v, ruledoc.Object, "autoReview.transcript") {
 				continue
 			}
-			for _, t := range v.members {
-				switch t.key {
+			for _, t := range v.Members {
+				switch t.Key {
 				case "messageTokens":
-					decodeInt(t.val, "autoReview.transcript.messageTokens", 0, math.MaxInt32, &ar.TranscriptMessageTokens, d)
+					d.Int(t.Val, "autoReview.transcript.messageTokens", 0, math.MaxInt32, &ar.TranscriptMessageTokens)
 				case "toolTokens":
-					decodeInt(t.val, "autoReview.transcript.toolTokens", 0, math.MaxInt32, &ar.TranscriptToolTokens, d)
+					d.Int(t.Val, "autoReview.transcript.toolTokens", 0, math.MaxInt32, &ar.TranscriptToolTokens)
 				case "maxUntrustedEntries":
-					decodeInt(t.val, "autoReview.transcript.maxUntrustedEntries", 0, math.MaxInt32, &ar.TranscriptMaxUntrustedEntries, d)
+					d.Int(t.Val, "autoReview.transcript.maxUntrustedEntries", 0, math.MaxInt32, &ar.TranscriptMaxUntrustedEntries)
 				default:
-					d.unknownKey(t, transcriptKeys, "autoReview.transcript")
+					unknownKey(d, t, transcriptKeys, "autoReview.transcript")
 				}
 			}
 		default:
-			d.unknownKey(m, autoReviewKeys, "autoReview")
+			unknownKey(d, m, autoReviewKeys, "autoReview")
 		}
 	}
 	if (ar.Provider == "") != (ar.Model == "") {
-		d.warnf(n.pos, CodeAutoReviewPair, "autoReview.provider and autoReview.model must be set together; the reviewer will defer every ask")
+		d.Warnf(n.Pos, CodeAutoReviewPair, "autoReview.provider and autoReview.model must be set together; the reviewer will defer every ask")
 	}
 }
 
 // decodeHardGuards decodes hard-guards.jsonc: {"permission": {…}} whose
 // values are deny or {"action": "deny", "reason": …} only.
-func decodeHardGuards(n *node, d *diags) Permission {
+func decodeHardGuards(n *ruledoc.Node, d *diags) Permission {
 	var p Permission
-	if !expectKind(n, kindObject, "hard guards", d) {
+	if !d.Expect(n, ruledoc.Object, "hard guards") {
 		return p
 	}
-	for _, m := range n.members {
-		switch m.key {
+	for _, m := range n.Members {
+		switch m.Key {
 		case "$schema":
-			expectKind(m.val, kindString, "$schema", d)
+			d.Expect(m.Val, ruledoc.String, "$schema")
 		case "permission":
-			p = decodePermission(m.val, hardGuardRules, d)
+			p = decodePermission(m.Val, hardGuardRules, d)
 		default:
-			d.unknownKey(m, hardGuardKeys, "")
+			unknownKey(d, m, hardGuardKeys, "")
 		}
 	}
 	return p

@@ -38,6 +38,8 @@
 // # The other rule sets
 //
 // Delegation ceilings and model-to-profile bindings compile in the
-// subpackages delegation and profile, with the same diagnostic type; the
-// JSON Schemas of every rule file are in schema.
+// subpackages delegation and profile, with the same diagnostic type and
+// the same decoder underneath (compiler/internal/ruledoc: the positioned
+// tree, duplicate and unknown keys, typed reads); the JSON Schemas of
+// every rule file are in schema.
 package compiler

@@ -1,5 +1,7 @@
 package compiler
 
+import "github.com/regate/regate/compiler/internal/ruledoc"
+
 // An Example is a call and the decision the policy must give it, written in
 // the policy file ("examples": [...]) so that a policy ships with its own
 // proof. `regate test` turns each into a generated test_ rule and
@@ -26,91 +28,65 @@ type Example struct {
 
 // decodeExamples reads the "examples" list: each {"call": {"tool", "input",
 // "agent"?, "registered"?}, "expect": ACTION, "matched"?: PATTERN}.
-func decodeExamples(n *node, d *diags) []Example {
-	if !expectKind(n, kindArray, "examples", d) {
+func decodeExamples(n *ruledoc.Node, d *diags) []Example {
+	if !d.Expect(n, ruledoc.Array, "examples") {
 		return nil
 	}
 	var out []Example
-	for _, e := range n.elems {
-		if !expectKind(e, kindObject, "an example", d) {
+	for _, e := range n.Elems {
+		if !d.Expect(e, ruledoc.Object, "an example") {
 			continue
 		}
-		ex := Example{Pos: e.pos}
-		mark := len(d.list)
-		for _, m := range e.members {
-			switch m.key {
+		ex := Example{Pos: e.Pos}
+		mark := len(d.List)
+		for _, m := range e.Members {
+			switch m.Key {
 			case "call":
-				decodeExampleCall(m.val, &ex, d)
+				decodeExampleCall(m.Val, &ex, d)
 			case "expect":
-				if expectKind(m.val, kindString, "expect", d) {
-					ex.Expect = Action(m.val.str)
+				if d.Expect(m.Val, ruledoc.String, "expect") {
+					ex.Expect = Action(m.Val.Str)
 					if !ex.Expect.Valid() {
-						d.errorf(m.val.pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
+						d.Errorf(m.Val.Pos, CodeUnknownAction, "expect is %q; use allow, ask or deny", ex.Expect)
 					}
 				}
 			case "matched":
-				decodeString(m.val, "matched", &ex.Matched, d)
+				d.String(m.Val, "matched", &ex.Matched)
 			case "note":
 			default:
-				d.unknownKey(m, exampleKeys, "an example")
+				unknownKey(d, m, exampleKeys, "an example")
 			}
 		}
 		if ex.Tool == "" || ex.Expect == "" {
-			d.errorf(e.pos, CodeMissingField, "an example needs a call with a tool and an expect")
+			d.Errorf(e.Pos, CodeMissingField, "an example needs a call with a tool and an expect")
 		}
 		// An example with any error is left out: run as read, it would
 		// prove something other than what was written.
-		if len(d.list[mark:].Fatal()) == 0 {
+		if len(d.List[mark:].Fatal()) == 0 {
 			out = append(out, ex)
 		}
 	}
 	return out
 }
 
-func decodeExampleCall(n *node, ex *Example, d *diags) {
-	if !expectKind(n, kindObject, "call", d) {
+func decodeExampleCall(n *ruledoc.Node, ex *Example, d *diags) {
+	if !d.Expect(n, ruledoc.Object, "call") {
 		return
 	}
-	for _, m := range n.members {
-		switch m.key {
+	for _, m := range n.Members {
+		switch m.Key {
 		case "tool":
-			decodeString(m.val, "tool", &ex.Tool, d)
+			d.String(m.Val, "tool", &ex.Tool)
 		case "input":
-			if expectKind(m.val, kindObject, "input", d) {
-				ex.Input, _ = plain(m.val).(map[string]any)
+			if d.Expect(m.Val, ruledoc.Object, "input") {
+				ex.Input, _ = m.Val.Plain().(map[string]any)
 			}
 		case "agent":
-			decodeString(m.val, "agent", &ex.Agent, d)
+			d.String(m.Val, "agent", &ex.Agent)
 		case "registered":
-			ex.Registered = decodeStrings(m.val, "registered", d)
+			ex.Registered = d.Strings(m.Val, "registered")
 		default:
-			d.unknownKey(m, exampleCallKeys, "an example's call")
+			unknownKey(d, m, exampleCallKeys, "an example's call")
 		}
 	}
-}
-
-// plain is n as plain Go values (map[string]any, []any, string, float64,
-// bool, nil).
-func plain(n *node) any {
-	switch n.kind {
-	case kindObject:
-		m := make(map[string]any, len(n.members))
-		for _, mb := range n.members {
-			m[mb.key] = plain(mb.val)
-		}
-		return m
-	case kindArray:
-		s := make([]any, len(n.elems))
-		for i, e := range n.elems {
-			s[i] = plain(e)
-		}
-		return s
-	case kindString:
-		return n.str
-	case kindNumber:
-		return n.num
-	case kindBool:
-		return n.boolean
-	}
-	return nil
 }

@@ -19,15 +19,15 @@ func TestDecoderKeys(t *testing.T) {
 		file, fn, tag string
 		keys          []string
 	}{
-		{"decode.go", "decodePolicy", "m.key", policyKeys},
-		{"decode.go", "decodeHardGuards", "m.key", hardGuardKeys},
-		{"decode.go", "decodeRuleValue", "m.key", denyObjectKeys},
-		{"decode.go", "decodeShellTools", "f.key", shellToolKeys},
-		{"decode.go", "decodeAutoReview", "m.key", autoReviewKeys},
-		{"decode.go", "decodeAutoReview", "t.key", transcriptKeys},
-		{"examples.go", "decodeExamples", "m.key", exampleKeys},
-		{"examples.go", "decodeExampleCall", "m.key", exampleCallKeys},
-		{"frontmatter.go", "parseAgent", "m.key", frontmatterKeys},
+		{"decode.go", "decodePolicy", "m.Key", policyKeys},
+		{"decode.go", "decodeHardGuards", "m.Key", hardGuardKeys},
+		{"decode.go", "decodeRuleValue", "m.Key", denyObjectKeys},
+		{"decode.go", "decodeShellTools", "f.Key", shellToolKeys},
+		{"decode.go", "decodeAutoReview", "m.Key", autoReviewKeys},
+		{"decode.go", "decodeAutoReview", "t.Key", transcriptKeys},
+		{"examples.go", "decodeExamples", "m.Key", exampleKeys},
+		{"examples.go", "decodeExampleCall", "m.Key", exampleCallKeys},
+		{"frontmatter.go", "parseAgent", "m.Key", frontmatterKeys},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn+"/"+tt.tag, func(t *testing.T) {
@@ -77,27 +77,6 @@ func TestDidYouMean(t *testing.T) {
 	for _, tt := range tests {
 		if got := DidYouMean(tt.key, tt.known); got != tt.want {
 			t.Errorf("DidYouMean(%q) = %q, want %q", tt.key, got, tt.want)
-		}
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"abc", "abc", 0},
-		{"abc", "acb", 1},
-		{"abc", "ab", 1},
-		{"abc", "xbc", 1},
-		{"kitten", "sitting", 3},
-		{"ca", "abc", 3},   // optimal string alignment: no edit of a swapped pair
-		{"abcdef", "a", 4}, // past the limit of 3: limit+1
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, 3); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

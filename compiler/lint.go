@@ -82,10 +82,10 @@ func lintPermission(p *Permission, home string, b *budget, d *diags) {
 		m.run()
 		switch {
 		case b.left < 0:
-			d.warnf(s.Pos, CodePrecedenceUnchecked,
+			d.Warnf(s.Pos, CodePrecedenceUnchecked,
 				"the precedence of the %d rules of %q was not fully checked: comparing every pair would take too long", len(s.Rules), s.Name)
 		case m.skipped > 0:
-			d.warnf(s.Pos, CodePrecedenceUnchecked,
+			d.Warnf(s.Pos, CodePrecedenceUnchecked,
 				"the precedence of the %d rules of %q was not fully checked: %d pairs of rules were too costly to compare", len(s.Rules), s.Name, m.skipped)
 		}
 	}
@@ -191,7 +191,7 @@ func (m *mapLint) check(lo, hi int, kind pairKind) {
 	l, h := m.rules[lo], m.rules[hi]
 	call := shape.describe(m.surface, vals)
 	if kind == pairOrder {
-		m.d.warnf(h.Pos, CodeOrderDecides,
+		m.d.Warnf(h.Pos, CodeOrderDecides,
 			"%s %q and %s %q at %s are equally specific, so the later key decides (R1): %s gets %s, and would get %s with the keys swapped; make one pattern more specific",
 			h.Action, h.Pattern, l.Action, l.Pattern, l.Pos, call, h.Action, l.Action)
 		return
@@ -199,7 +199,7 @@ func (m *mapLint) check(lo, hi int, kind pairKind) {
 	if m.exception(lo, hi) == searchEmpty {
 		return // every call rules[hi] decides, the deny matches too: written on purpose
 	}
-	m.d.warnf(h.Pos, CodeOutrankedDeny,
+	m.d.Warnf(h.Pos, CodeOutrankedDeny,
 		"%s %q outranks the deny %q at %s (%s; R1), so %s gets %s, not deny; narrow the %s, or move the deny to hard-guards.jsonc if it must always hold",
 		h.Action, h.Pattern, l.Pattern, l.Pos, outrankReason(h.spec, l.spec), call, h.Action, h.Action)
 }

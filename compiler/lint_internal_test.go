@@ -27,7 +27,7 @@ func TestPrecedenceLintBudget(t *testing.T) {
 	var d diags
 	lintPermission(largeMap(400), "/home/me", &budget{left: 200_000}, &d)
 	unchecked := 0
-	for _, e := range d.list {
+	for _, e := range d.List {
 		if e.Code == CodePrecedenceUnchecked {
 			unchecked++
 			if e.Severity != SeverityWarning || e.Pos.Line != 1 || !strings.Contains(e.Msg, `400 rules of "path"`) {
@@ -36,7 +36,7 @@ func TestPrecedenceLintBudget(t *testing.T) {
 		}
 	}
 	if unchecked != 1 {
-		t.Errorf("want one %s warning, got %d of %d diagnostics", CodePrecedenceUnchecked, unchecked, len(d.list))
+		t.Errorf("want one %s warning, got %d of %d diagnostics", CodePrecedenceUnchecked, unchecked, len(d.List))
 	}
 }
 

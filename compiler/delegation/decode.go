@@ -1,30 +1,30 @@
 package delegation
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/regate/regate/compiler"
-	"github.com/tailscale/hujson"
+	"github.com/regate/regate/compiler/internal/ruledoc"
 )
 
-// Decode reads a delegation policy from a JSONC document named file. Every
-// problem is a compiler.Error with the file, line and column; the policy is
-// nil when there is any. Unknown keys are kept (Policy.Unknown), and rates
-// and windows are kept as written: SubsetProblems and the ceiling judge
-// them.
+// Decode reads a delegation policy from a JSONC document named file
+// (comments allowed, trailing commas not: docs/policy.md). Every problem is a
+// compiler.Error with the file, line and column; the policy is nil when
+// there is any. Unknown keys are kept (Policy.Unknown), and rates and
+// windows are kept as written: SubsetProblems and the ceiling judge them.
+// Check also warns of the unknown keys.
 func Decode(file string, src []byte) (*Policy, error) {
-	doc, errs := compiler.ParseDocument(file, src)
-	if errs != nil {
-		return nil, errs
+	var d decoder
+	root := d.parse(file, src)
+	if root == nil {
+		return nil, d.List
 	}
-	d := decoder{doc: doc}
-	p := d.policy(&doc.Root)
-	if len(d.errs) > 0 {
-		d.errs.Sort()
-		return nil, d.errs
+	p := d.policy(root)
+	if len(d.List) > 0 {
+		d.List.Sort()
+		return nil, d.List
 	}
 	return p, nil
 }
@@ -33,87 +33,87 @@ func Decode(file string, src []byte) (*Policy, error) {
 // allowed_tools, denied_tools, rate_limits and amplification_budget. A null
 // value is no request.
 func DecodeRequest(file string, src []byte) (Request, error) {
-	doc, errs := compiler.ParseDocument(file, src)
-	if errs != nil {
-		return Request{}, errs
+	var d decoder
+	root := d.parse(file, src)
+	if root == nil {
+		return Request{}, d.List
 	}
-	d := decoder{doc: doc}
 	var r Request
-	d.members(&doc.Root, func(key string, v *hujson.Value) {
-		if isNull(v) {
-			return
-		}
-		switch key {
-		case "$schema":
-			d.schemaRef(v)
-		case "allowed_tools":
-			r.AllowedTools = d.globs(key, v)
-			if r.AllowedTools == nil {
-				r.AllowedTools = []string{}
+	if d.object(root) {
+		for _, m := range root.Members {
+			key, v := m.Key, m.Val
+			if v.IsNull() {
+				continue
 			}
-		case "denied_tools":
-			r.DeniedTools = d.globs(key, v)
-		case "rate_limits":
-			r.RateLimits = d.globMap(key, v)
-		case "amplification_budget":
-			r.CallBudget = d.budget(v)
-		default:
-			d.errorf(v, compiler.CodeUnknownKey, "narrow does not take %q: it takes allowed_tools, denied_tools, rate_limits and amplification_budget", key)
+			switch key {
+			case "$schema":
+				d.schemaRef(v)
+			case "allowed_tools":
+				r.AllowedTools = d.globs(key, v)
+				if r.AllowedTools == nil {
+					r.AllowedTools = []string{}
+				}
+			case "denied_tools":
+				r.DeniedTools = d.globs(key, v)
+			case "rate_limits":
+				r.RateLimits = d.globMap(key, v)
+			case "amplification_budget":
+				r.CallBudget = d.budget(v)
+			default:
+				d.Errorf(m.KeyPos, compiler.CodeUnknownKey, "narrow does not take %q: it takes allowed_tools, denied_tools, rate_limits and amplification_budget", key)
+			}
 		}
-	})
-	if len(d.errs) > 0 {
-		d.errs.Sort()
-		return Request{}, d.errs
+	}
+	if len(d.List) > 0 {
+		d.List.Sort()
+		return Request{}, d.List
 	}
 	return r, nil
 }
 
+// decoder decodes one delegation file. Its diagnostics are all errors:
+// a delegation file either loads whole or not at all.
 type decoder struct {
-	doc  *compiler.Document
-	errs compiler.Errors
+	ruledoc.Diags
 }
 
-func (d *decoder) errorf(v *hujson.Value, code, format string, args ...any) {
-	d.errs = append(d.errs, &compiler.Error{
-		Pos: d.doc.Pos(v.StartOffset), Code: code, Msg: fmt.Sprintf(format, args...), Severity: compiler.SeverityError,
-	})
+// parse reads the file as JSONC, every member kept (a repeated key is
+// read again, and the later value wins) and every number as written.
+func (d *decoder) parse(file string, src []byte) *ruledoc.Node {
+	return ruledoc.Parse(file, src, ruledoc.Options{Dialect: ruledoc.JSONC, KeepDuplicates: true, KeepHugeNumbers: true}, &d.Diags)
 }
 
-// members calls f for each member of the object v, or reports v. An
-// unknown key is reported where the key stands.
-func (d *decoder) members(v *hujson.Value, f func(key string, v *hujson.Value)) {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
-		d.errorf(v, compiler.CodeWrongType, "want an object")
-		return
+func (d *decoder) errorf(n *ruledoc.Node, code, format string, args ...any) {
+	d.Errorf(n.Pos, code, format, args...)
+}
+
+// object reports whether n is an object, and reports it when it is not.
+func (d *decoder) object(n *ruledoc.Node) bool {
+	if n.Kind != ruledoc.Object {
+		d.errorf(n, compiler.CodeWrongType, "want an object")
+		return false
 	}
-	for i := range obj.Members {
-		m := &obj.Members[i]
-		n := len(d.errs)
-		f(m.Name.Value.(hujson.Literal).String(), &m.Value)
-		at := d.doc.Pos(m.Value.StartOffset)
-		for _, e := range d.errs[n:] {
-			if e.Code == compiler.CodeUnknownKey && e.Pos == at {
-				e.Pos = d.doc.Pos(m.Name.StartOffset)
-			}
-		}
-	}
+	return true
 }
 
-func (d *decoder) policy(v *hujson.Value) *Policy {
+func (d *decoder) policy(n *ruledoc.Node) *Policy {
 	// The object itself is at "": where a problem about a field the policy
 	// leaves out points.
-	p := &Policy{ReauthThreshold: 1, pos: map[string]compiler.Pos{"": d.doc.Pos(v.StartOffset)}}
-	d.members(v, func(key string, v *hujson.Value) {
-		p.pos[key] = d.doc.Pos(v.StartOffset)
-		d.entryPositions(p, key, v)
+	p := &Policy{ReauthThreshold: 1, pos: map[string]compiler.Pos{"": n.Pos}}
+	if !d.object(n) {
+		return p
+	}
+	for _, m := range n.Members {
+		key, v := m.Key, m.Val
+		p.pos[key] = v.Pos
+		entryPositions(p, key, v)
 		switch key {
 		case "$schema":
 			d.schemaRef(v)
 		case "allowed_tools":
 			p.AllowedTools = d.globs(key, v)
 		case "default_deny":
-			d.scalar(v, &p.DefaultDeny)
+			d.bool(v, &p.DefaultDeny)
 		case "denied_tools":
 			p.DeniedTools = d.globs(key, v)
 		case "time_restrictions":
@@ -125,44 +125,44 @@ func (d *decoder) policy(v *hujson.Value) *Policy {
 		case "rate_limit_scope":
 			p.RateLimitScope = d.oneOf(v, "policy", "agent")
 		case "require_agent_id":
-			d.scalar(v, &p.RequireAgentID)
+			d.bool(v, &p.RequireAgentID)
 		case "allowed_roles":
-			d.scalar(v, &p.AllowedRoles)
+			p.AllowedRoles, _ = d.strings(v)
 		case "reauth_on_untrusted_reinvocation":
-			d.scalar(v, &p.Reauth)
+			d.bool(v, &p.Reauth)
 		case "untrusted_reinvocation_threshold":
-			if d.scalar(v, &p.ReauthThreshold) && p.ReauthThreshold < 0 {
+			if d.int64(v, &p.ReauthThreshold) && p.ReauthThreshold < 0 {
 				d.errorf(v, compiler.CodeOutOfRange, "untrusted_reinvocation_threshold must not be negative")
 			}
 		case "escalate_tools":
 			p.EscalateTools = d.globMap(key, v)
 		case "approver":
-			d.scalar(v, &p.Approver)
+			d.optString(v, &p.Approver)
 		case "escalation_channel":
-			d.scalar(v, &p.EscalationChannel)
+			d.optString(v, &p.EscalationChannel)
 		case "escalation_ledger":
-			d.scalar(v, &p.EscalationLedger)
+			d.optString(v, &p.EscalationLedger)
 		case "standing_grants":
 			p.StandingGrants = d.globs(key, v)
 		case "amplification_budget":
-			if !isNull(v) {
+			if !v.IsNull() {
 				p.CallBudget = d.budget(v)
 			}
 		default:
-			raw := standard(v)
+			raw := v.Standard()
 			if slices.Contains(opaqueFields, key) {
 				if p.Opaque == nil {
 					p.Opaque = map[string]json.RawMessage{}
 				}
 				p.Opaque[key] = raw
-				return
+				continue
 			}
 			if p.Unknown == nil {
 				p.Unknown = map[string]json.RawMessage{}
 			}
 			p.Unknown[key] = raw
 		}
-	})
+	}
 	return p
 }
 
@@ -170,29 +170,26 @@ func (d *decoder) policy(v *hujson.Value) *Policy {
 // strings at "field/entry", an object's keys at "field/key" (the key, where
 // a pattern is written), and the call budget's bounds at
 // "amplification_budget.bound". The first of equal entries is kept.
-func (d *decoder) entryPositions(p *Policy, field string, v *hujson.Value) {
-	at := func(key string, offset int) {
+func entryPositions(p *Policy, field string, v *ruledoc.Node) {
+	at := func(key string, pos compiler.Pos) {
 		if _, ok := p.pos[key]; !ok {
-			p.pos[key] = d.doc.Pos(offset)
+			p.pos[key] = pos
 		}
 	}
-	switch c := v.Value.(type) {
-	case *hujson.Array:
-		for i := range c.Elements {
-			e := &c.Elements[i]
-			if lit, ok := e.Value.(hujson.Literal); ok && lit.Kind() == '"' {
-				at(field+"/"+lit.String(), e.StartOffset)
+	switch v.Kind {
+	case ruledoc.Array:
+		for _, e := range v.Elems {
+			if s, ok := e.Text(); ok {
+				at(field+"/"+s, e.Pos)
 			}
 		}
-	case *hujson.Object:
-		for i := range c.Members {
-			m := &c.Members[i]
-			name := m.Name.Value.(hujson.Literal).String()
+	case ruledoc.Object:
+		for _, m := range v.Members {
 			if field == "amplification_budget" {
-				at(field+"."+name, m.Value.StartOffset)
+				at(field+"."+m.Key, m.Val.Pos)
 				continue
 			}
-			at(field+"/"+name, m.Name.StartOffset)
+			at(field+"/"+m.Key, m.KeyPos)
 		}
 	}
 }
@@ -200,44 +197,14 @@ func (d *decoder) entryPositions(p *Policy, field string, v *hujson.Value) {
 // schemaRef checks a "$schema" member: a string naming the schema the file
 // follows (compiler/schema's delegation.schema.json), for editors. It is
 // not part of the policy: narrow, subset and the ceiling never read it.
-func (d *decoder) schemaRef(v *hujson.Value) {
+func (d *decoder) schemaRef(v *ruledoc.Node) {
 	var ref string
-	d.scalar(v, &ref)
+	d.string(v, &ref)
 }
 
-// scalar decodes v into dst with encoding/json, reporting a type mismatch
-// at v. It reports whether it succeeded.
-func (d *decoder) scalar(v *hujson.Value, dst any) bool {
-	dec := json.NewDecoder(bytes.NewReader(standard(v)))
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
-		d.errorf(v, compiler.CodeWrongType, "want %s", typeName(dst))
-		return false
-	}
-	return true
-}
-
-func typeName(dst any) string {
-	switch dst.(type) {
-	case *bool:
-		return "true or false"
-	case *int64:
-		return "an integer"
-	case *string:
-		return "a string"
-	case **string:
-		return "a string or null"
-	case *[]string:
-		return "a list of strings"
-	case *map[string]string:
-		return "an object of strings"
-	}
-	return fmt.Sprintf("%T", dst)
-}
-
-func (d *decoder) oneOf(v *hujson.Value, values ...string) string {
+func (d *decoder) oneOf(v *ruledoc.Node, values ...string) string {
 	var s string
-	if !d.scalar(v, &s) {
+	if !d.string(v, &s) {
 		return ""
 	}
 	if !slices.Contains(values, s) {
@@ -248,9 +215,9 @@ func (d *decoder) oneOf(v *hujson.Value, values ...string) string {
 }
 
 // globs decodes a list of globs, each checked.
-func (d *decoder) globs(field string, v *hujson.Value) []string {
-	var gs []string
-	if !d.scalar(v, &gs) {
+func (d *decoder) globs(field string, v *ruledoc.Node) []string {
+	gs, ok := d.strings(v)
+	if !ok {
 		return nil
 	}
 	for _, g := range gs {
@@ -262,9 +229,9 @@ func (d *decoder) globs(field string, v *hujson.Value) []string {
 }
 
 // globMap decodes an object keyed by globs, each checked.
-func (d *decoder) globMap(field string, v *hujson.Value) map[string]string {
-	var m map[string]string
-	if !d.scalar(v, &m) {
+func (d *decoder) globMap(field string, v *ruledoc.Node) map[string]string {
+	m, ok := d.stringMap(v)
+	if !ok {
 		return nil
 	}
 	for g := range m {
@@ -275,11 +242,15 @@ func (d *decoder) globMap(field string, v *hujson.Value) map[string]string {
 	return m
 }
 
-func (d *decoder) budget(v *hujson.Value) *CallBudget {
+func (d *decoder) budget(v *ruledoc.Node) *CallBudget {
 	b := &CallBudget{}
-	d.members(v, func(key string, v *hujson.Value) {
-		if isNull(v) {
-			return
+	if !d.object(v) {
+		return b
+	}
+	for _, m := range v.Members {
+		key, v := m.Key, m.Val
+		if v.IsNull() {
+			continue
 		}
 		switch key {
 		case "baseline_calls_per_run":
@@ -289,21 +260,25 @@ func (d *decoder) budget(v *hujson.Value) *CallBudget {
 		case "max_sessions":
 			b.MaxSessions = d.count(v)
 		case "max_amplification_ratio":
-			b.MaxRatio = d.number(v)
+			b.MaxRatio = d.amount(v)
 		case "max_wall_seconds":
-			b.MaxWallSeconds = d.number(v)
+			b.MaxWallSeconds = d.amount(v)
 		case "action":
 			b.Action = d.oneOf(v, "block", "warn")
 		default:
-			d.errorf(v, compiler.CodeUnknownKey, "amplification_budget has no field %q", key)
+			msg := fmt.Sprintf("amplification_budget has no field %q", key)
+			if s := ruledoc.DidYouMean(key, budgetKeys); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			d.Errorf(m.KeyPos, compiler.CodeUnknownKey, "%s", msg)
 		}
-	})
+	}
 	return b
 }
 
-func (d *decoder) count(v *hujson.Value) *int64 {
+func (d *decoder) count(v *ruledoc.Node) *int64 {
 	var n int64
-	if !d.scalar(v, &n) {
+	if !d.int64(v, &n) {
 		return nil
 	}
 	if n < 0 {
@@ -312,26 +287,13 @@ func (d *decoder) count(v *hujson.Value) *int64 {
 	return &n
 }
 
-func (d *decoder) number(v *hujson.Value) *json.Number {
+func (d *decoder) amount(v *ruledoc.Node) *json.Number {
 	var n json.Number
-	if !d.scalar(v, &n) {
+	if !d.number(v, &n) {
 		return nil
 	}
 	if r, ok := ratOf(n); !ok || r.Sign() < 0 {
 		d.errorf(v, compiler.CodeOutOfRange, "must be a number, not negative")
 	}
 	return &n
-}
-
-func isNull(v *hujson.Value) bool {
-	lit, ok := v.Value.(hujson.Literal)
-	return ok && lit.Kind() == 'n'
-}
-
-// standard is v as plain JSON, comments removed.
-func standard(v *hujson.Value) json.RawMessage {
-	c := v.Clone()
-	c.Standardize()
-	c.Minimize()
-	return json.RawMessage(c.Pack())
 }

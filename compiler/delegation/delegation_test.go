@@ -145,8 +145,12 @@ func TestDecodeErrorsArePositioned(t *testing.T) {
 		{"{\n  \"denied_tools\": [\"[z-a]\"]\n}", compiler.CodeInvalidGlob, "p.jsonc:2:19"},
 		{"{\n  \"amplification_budget\": {\"max_calls\": 3}\n}", compiler.CodeUnknownKey, "p.jsonc:2:28"},
 		{"{\n  // comment\n  \"a\": \n}", compiler.CodeSyntax, "p.jsonc:4:1"},
+		{"{\n  \"denied_tools\": [\"x\",]\n}", compiler.CodeTrailingComma, "p.jsonc:2:23"},
 		{"[]", compiler.CodeWrongType, "p.jsonc:1:1"},
 		{"{\n  \"$schema\": 3\n}", compiler.CodeWrongType, "p.jsonc:2:14"},
+		// A bound is a number, as the schema says; a number in a string is not one.
+		{"{\n  \"amplification_budget\": {\"max_wall_seconds\": \"12\"}\n}", compiler.CodeWrongType, "p.jsonc:2:48"},
+		{"{\"x\": " + strings.Repeat("[", 80) + strings.Repeat("]", 80) + "}", compiler.CodeTooDeep, "p.jsonc:1:71"},
 	} {
 		_, err := Decode("p.jsonc", []byte(c.src))
 		var errs compiler.Errors
@@ -157,6 +161,24 @@ func TestDecodeErrorsArePositioned(t *testing.T) {
 		if errs[0].Code != c.code || errs[0].Pos.String() != c.at {
 			t.Errorf("%q: got %s %s; want %s %s", c.src, errs[0].Pos, errs[0].Code, c.at, c.code)
 		}
+	}
+}
+
+// TestCheckReportsUnknownKeys: Decode keeps an unknown key without a
+// word, Check warns of it with the key it misspells, and a misspelt
+// budget bound is Decode's error, with the suggestion too.
+func TestCheckReportsUnknownKeys(t *testing.T) {
+	src := []byte("{\n  \"allowed_tool\": [\"read_*\"],\n  \"amplification_budget\": {\"max_call_per_run\": 3}\n}")
+	if p, err := Decode("p.jsonc", []byte(`{"allowed_tool": ["read_*"]}`)); err != nil || p.UnknownFields()[0] != "allowed_tool" {
+		t.Fatalf("Decode: %v, %v; want the key kept", p, err)
+	}
+	p, errs := Check("p.jsonc", src)
+	want := []string{
+		`p.jsonc:2:3: warning: unknown key "allowed_tool" is kept, and no child policy can be proven within this one; did you mean "allowed_tools"? [unknown_key]`,
+		`p.jsonc:3:28: error: amplification_budget has no field "max_call_per_run"; did you mean "max_calls_per_run"? [unknown_key]`,
+	}
+	if p != nil || errs.Error() != strings.Join(want, "\n") {
+		t.Errorf("Check: policy %v, diagnostics\n%v\nwant\n%s", p, errs, strings.Join(want, "\n"))
 	}
 }
 

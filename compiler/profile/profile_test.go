@@ -28,6 +28,9 @@ func TestConfigDiagnostics(t *testing.T) {
 			" {\"profile\": \"a\", \"priority\": \"9\"},\n" +
 			" {\"profile\": \"a\", \"match\": []}]}",
 			[]string{"config-binding-id@2:9", "config-binding-profile@3:14", "config-binding-match@4:31", "config-binding-priority@5:31", "config-binding-match@6:28"}},
+		// A number past float64's range is Infinity, as JSON.parse reads it: not finite.
+		{"infinite priority", `{"version": 1, "bindings": [{"profile": "a", "priority": 1e400}]}`, []string{"config-binding-priority@1:58"}},
+		{"too deep", `{"version": 1, "x": ` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`, []string{"config-parse@1:85"}},
 		{"inherit in global", `{"version": 1, "inheritGlobalBindings": false}`, []string{"config-inherit@1:41"}},
 		{"subagents", `{"version": 1, "subagents": "sometimes"}`, []string{"config-subagents@1:29"}},
 	} {
