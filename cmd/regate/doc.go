@@ -30,6 +30,8 @@
 //   - export: write every compiled rule for auditors: JSON, CSV or Markdown
 //   - diff OLD NEW: list the calls of a corpus whose decision changes between two policy versions
 //   - conformance PATH…: run conformance case files and print N passed, N failed
+//   - coverage: which rules decide calls (a decision log, calls, the examples): table, JSON or an HTML page
+//   - suggest: propose rules from asks people approved again and again, checked against every logged call
 //
 // Delegation and profiles:
 //

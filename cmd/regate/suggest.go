@@ -131,7 +131,7 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 		if err := writeFileAtomic(p.rules.policy, res.Policy, false); err != nil {
 			return withCode(exitFault, err)
 		}
-		fmt.Fprintf(stderr, "suggest: %d rules written into %s\n", len(res.Suggestions), p.rules.policy)
+		fmt.Fprintf(stderr, "suggest: %d rule(s) written into %s\n", len(res.Suggestions), p.rules.policy)
 	}
 	return nil
 }

@@ -106,17 +106,23 @@ var page = template.Must(template.New("coverage").Parse(`<!doctype html>
 body { font-family: system-ui, sans-serif; margin: 2em; }
 table { border-collapse: collapse; }
 td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; text-align: left; }
-tr.used { background: #e6f4ea; }
-tr.shadowed { background: #fff4d6; }
-tr.unused { background: #f1f1f1; }
-tr.dead { background: #fde2e1; }
+.used { background: #e6f4ea; }
+.shadowed { background: #fff4d6; }
+.unused { background: #f1f1f1; }
+.dead { background: #fde2e1; }
+.key { padding: 0 0.3em; }
 pre { background: #fafafa; padding: 0.5em; }
 pre span:target { background: #ffe58f; }
 </style>
 </head>
 <body>
 <h1>Rule coverage</h1>
-<p id="summary">{{.Report.Decisions}} decisions, {{len .Rows}} rules.</p>
+<p id="summary">{{.Report.Decisions}} decisions, {{len .Rows}} rules. Rows:
+<span class="key used">used</span> decided a call,
+<span class="key shadowed">shadowed</span> only matched calls a more specific rule decided,
+<span class="key unused">unused</span> matched nothing,
+<span class="key dead">dead</span> can never decide (a hard guard or a more specific rule covers it).
+Each rule links to its line below.</p>
 <table id="rules">
 <thead><tr><th>rule at</th><th>layer</th><th>surface</th><th>pattern</th><th>action</th><th>decided</th><th>shadowed</th><th>use</th></tr></thead>
 <tbody>

@@ -127,3 +127,25 @@ func TestPromptFatigue(t *testing.T) {
 		t.Errorf("%d guarded calls loosened", loosened)
 	}
 }
+
+// BenchmarkPromptFatigue reports the recorded session's prompts before and
+// after the suggestions (prompts-before, prompts-after), and the time a
+// whole suggest run over its 3,000 calls takes.
+func BenchmarkPromptFatigue(b *testing.B) {
+	trace := readTrace(b)
+	evidence, before := replay(b, policies.Default(), trace)
+	in := compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: policies.Default()}}
+	var res suggest.Result
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if res, err = suggest.Suggest(context.Background(), in, evidence, suggest.Options{Engine: newEngine, Compile: []compiler.Option{home}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	_, after := replay(b, res.Policy, trace)
+	b.ReportMetric(float64(countAsks(before)), "prompts-before")
+	b.ReportMetric(float64(countAsks(after)), "prompts-after")
+	b.ReportMetric(float64(len(res.Suggestions)), "suggestions")
+}
