@@ -21,8 +21,10 @@ type suggestParams struct {
 	logs    []string
 	min     int
 	cwd     string
-	write   bool
-	format  string
+	write    bool
+	format   string
+	sessions bool
+	state    stateFlags
 }
 
 func newSuggestCmd(a *app) *cobra.Command {
@@ -41,6 +43,9 @@ a hard guard decided; each suggestion is checked by deciding every call of the l
 added (as regate diff does), and dropped if any such call would be decided more loosely. Each comes
 with its evidence (approvals, sessions, first and last seen) and the calls it changes.
 
+--sessions adds the patterns regate approve recorded for whole sessions (the state folder, under
+this policy): one approved in --min sessions is a candidate exactly as it was written.
+
 The suggestions are printed as JSONC to paste into the policy, or written into it with --write,
 after its surface's last rule, with a comment, leaving the rest of the file as it was.`,
 		Example: `  regate suggest --policy policy.jsonc --review ~/.local/state/regate/logs/permission-review.jsonl
@@ -48,8 +53,8 @@ after its surface's last rule, with a comment, leaving the rest of the file as i
   regate diff policy.jsonc.orig policy.jsonc --calls calls.jsonl`,
 		Args: cobra.NoArgs,
 		PreRunE: func(*cobra.Command, []string) error {
-			if len(p.reviews) == 0 {
-				return withCode(exitUsage, fmt.Errorf("give at least one --review log"))
+			if len(p.reviews) == 0 && !p.sessions {
+				return withCode(exitUsage, fmt.Errorf("give at least one --review log, or --sessions"))
 			}
 			if p.write && p.rules.policy == "" {
 				return withCode(exitUsage, fmt.Errorf("--write needs --policy: the bundled default policy is not a file to write"))
@@ -71,6 +76,8 @@ after its surface's last rule, with a comment, leaving the rest of the file as i
 	fl.StringVar(&p.cwd, "cwd", "", "the working directory the calls are decided in again (default: the current one)")
 	fl.BoolVar(&p.write, "write", false, "write the suggestions into the --policy file")
 	fl.StringVarP(&p.format, "format", "f", "jsonc", "jsonc or json")
+	fl.BoolVar(&p.sessions, "sessions", false, "also read the patterns regate approve recorded for whole sessions under this policy, in the state folder")
+	fl.StringVar(&p.state.dir, "state-dir", "", "the state folder --sessions reads (default $REGATE_STATE_DIR, else regate's folder in the user cache folder)")
 	return cmd
 }
 
@@ -113,6 +120,19 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 	}
 	if out.Home != "" {
 		opts.Compile = []compiler.Option{compiler.WithHome(out.Home)}
+	}
+	if p.sessions {
+		dir, err := p.state.dirAt()
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		policy, err := p.rules.policyID()
+		if err != nil {
+			return err
+		}
+		if opts.Sessions, err = dir.AllApprovals(policy); err != nil {
+			return withCode(exitUsage, err)
+		}
 	}
 	res, err := suggest.Suggest(ctx, in, evidence, opts)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -23,6 +24,10 @@ type Options struct {
 	Engine func(context.Context, *compiler.Output) (*runtime.Engine, error)
 	// Compile are the compiler's options (the home directory).
 	Compile []compiler.Option
+	// Sessions are the patterns people approved for a whole session
+	// (regate approve), by session: a pattern approved in MinApprovals
+	// sessions is a candidate as it was written, before any grouping.
+	Sessions map[string][]compiler.Approval
 }
 
 // A Suggestion is one rule to add to the policy, with its evidence and the
@@ -76,12 +81,23 @@ func Suggest(ctx context.Context, in compiler.Input, evidence []Record, o Option
 	res := Result{Policy: in.Policy.Data}
 	current := before // the decisions under the policy with the suggestions so far
 	covered := make([]bool, len(approvals))
-	for pass := 0; pass < 2; pass++ {
-		for _, g := range groups(approvals, covered, pass) {
+	for pass := -1; pass < 2; pass++ {
+		var candidates []group
+		if pass < 0 {
+			candidates = sessionGroups(o.Sessions)
+		} else {
+			candidates = groups(approvals, covered, pass)
+		}
+		for _, g := range candidates {
 			if len(g.members) < o.MinApprovals || matchesAny(out, g.surface, g.pattern, values[g.surface]) {
 				continue
 			}
-			s := newSuggestion(g, approvals)
+			var s Suggestion
+			if pass < 0 {
+				s = Suggestion{Surface: g.surface, Pattern: g.pattern, Action: "allow", Approvals: len(g.sessions), Sessions: g.sessions}
+			} else {
+				s = newSuggestion(g, approvals)
+			}
 			trial := in
 			src, err := Apply(res.Policy, []Suggestion{s})
 			if err != nil {
@@ -102,8 +118,15 @@ func Suggest(ctx context.Context, in compiler.Input, evidence []Record, o Option
 			s.Changes = changes
 			res.Suggestions = append(res.Suggestions, s)
 			res.Policy, current = src, after
+			if pass < 0 {
+				for i, a := range approvals {
+					covered[i] = covered[i] || (a.surface == g.surface && out.Matches(a.surface, g.pattern, a.value))
+				}
+			}
 			for _, m := range g.members {
-				covered[m] = true
+				if pass >= 0 {
+					covered[m] = true
+				}
 			}
 		}
 	}
@@ -153,6 +176,37 @@ func isFloor(layer string) bool { return layer == "floor" || layer == "hard-guar
 type group struct {
 	surface, pattern string
 	members          []int
+	sessions         []string // for a session approval's group: the sessions
+}
+
+// sessionGroups are the patterns of session approvals, each with the
+// sessions that approved it (members counts them).
+func sessionGroups(sessions map[string][]compiler.Approval) []group {
+	byKey := map[compiler.Approval]*group{}
+	var order []*group
+	for _, id := range slices.Sorted(maps.Keys(sessions)) {
+		for _, a := range sessions[id] {
+			if a.Pattern == "" || a.Pattern == "*" {
+				continue // a wide approval is a session's decision, never a rule's
+			}
+			g := byKey[a]
+			if g == nil {
+				g = &group{surface: a.Surface, pattern: a.Pattern}
+				byKey[a] = g
+				order = append(order, g)
+			}
+			if !slices.Contains(g.sessions, id) {
+				g.sessions = append(g.sessions, id)
+				g.members = append(g.members, len(g.members))
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b *group) int { return cmp.Compare(len(b.members), len(a.members)) })
+	out := make([]group, len(order))
+	for i, g := range order {
+		out[i] = *g
+	}
+	return out
 }
 
 // groups cuts the uncovered approvals into groups by their value: pass 0 by

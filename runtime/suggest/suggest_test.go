@@ -100,3 +100,26 @@ func TestFloorsAreNotEvidence(t *testing.T) {
 		t.Errorf("suggested %q from floored asks", got)
 	}
 }
+
+// TestSessionApprovals: a pattern people approved for whole sessions
+// (regate approve) in two sessions is suggested as they wrote it, and one
+// that matches a rejected call is not.
+func TestSessionApprovals(t *testing.T) {
+	policy := `{"permission": {"*": "ask"}}`
+	recs := evidence(t, policy, []string{"make deploy staging", "make deploy prod"}, map[string]bool{"make deploy staging": true})
+	res, err := suggest.Suggest(context.Background(), compiler.Input{Policy: &compiler.Source{Name: "p.jsonc", Data: []byte(policy)}},
+		recs, suggest.Options{Engine: newEngine, Compile: []compiler.Option{home}, Sessions: map[string][]compiler.Approval{
+			"s1": {{Surface: "bash", Pattern: "make deploy staging"}, {Surface: "bash", Pattern: "make deploy *"}},
+			"s2": {{Surface: "bash", Pattern: "make deploy staging"}, {Surface: "bash", Pattern: "make deploy *"}},
+			"s3": {{Surface: "bash", Pattern: "pnpm lint"}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := patterns(res), "bash make deploy staging"; got != want {
+		t.Errorf("suggested %q; want %q (make deploy * matches the rejected make deploy prod; pnpm lint has one session)", got, want)
+	}
+	if s := res.Suggestions[0]; s.Approvals != 2 || strings.Join(s.Sessions, ",") != "s1,s2" {
+		t.Errorf("evidence %+v", s)
+	}
+}

@@ -50,7 +50,10 @@ func (d *Dir) approvalsFile(policy, session string) string {
 // file and line; the caller decides without the approvals, which only
 // asks more.
 func (d *Dir) Approvals(policy, session string) ([]compiler.Approval, error) {
-	file := d.approvalsFile(policy, session)
+	return readApprovals(d.approvalsFile(policy, session))
+}
+
+func readApprovals(file string) ([]compiler.Approval, error) {
 	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -75,6 +78,28 @@ func (d *Dir) Approvals(policy, session string) ([]compiler.Approval, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("statedir: %s: %w", file, err)
+	}
+	return out, nil
+}
+
+// AllApprovals returns the approvals every session recorded under policy,
+// by session folder (a digest: the session ids are not kept), for regate
+// suggest. A file that cannot be read, or a line that is not an approval,
+// is an error naming it.
+func (d *Dir) AllApprovals(policy string) (map[string][]compiler.Approval, error) {
+	files, err := filepath.Glob(filepath.Join(d.root, sessionsDir, "*", digest(policy)+approvalsExt))
+	if err != nil {
+		return nil, fmt.Errorf("statedir: %w", err)
+	}
+	out := map[string][]compiler.Approval{}
+	for _, file := range files {
+		as, err := readApprovals(file)
+		if err != nil {
+			return nil, err
+		}
+		if len(as) > 0 {
+			out[filepath.Base(filepath.Dir(file))] = as
+		}
 	}
 	return out, nil
 }
