@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/regate/regate/bashfacts/argmodel"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
@@ -81,7 +82,7 @@ func Suggest(ctx context.Context, in compiler.Input, evidence []Record, o Option
 	res := Result{Policy: in.Policy.Data}
 	current := before // the decisions under the policy with the suggestions so far
 	covered := make([]bool, len(approvals))
-	for pass := -1; pass < 2; pass++ {
+	for pass := -1; pass < 3; pass++ {
 		var candidates []group
 		if pass < 0 {
 			candidates = sessionGroups(o.Sessions)
@@ -209,9 +210,8 @@ func sessionGroups(sessions map[string][]compiler.Approval) []group {
 	return out
 }
 
-// groups cuts the uncovered approvals into groups by their value: pass 0 by
-// a command's program and subcommand, a path's folder, an MCP target's
-// server, or the exact value; pass 1 by a command's program alone.
+// groups cuts the uncovered approvals into groups by their value, as
+// generalise does in the pass.
 func groups(approvals []approval, covered []bool, pass int) []group {
 	byKey := map[[2]string]*group{}
 	var order []*group
@@ -233,7 +233,7 @@ func groups(approvals []approval, covered []bool, pass int) []group {
 		g.members = append(g.members, i)
 	}
 	for _, g := range order {
-		if g.surface == "bash" && strings.HasSuffix(g.pattern, " *") {
+		if pass == 1 && g.surface == "bash" && strings.HasSuffix(g.pattern, " *") {
 			g.pattern = commonCommand(approvals, g.members)
 		}
 	}
@@ -245,6 +245,34 @@ func groups(approvals []approval, covered []bool, pass int) []group {
 		out[i] = *g
 	}
 	return out
+}
+
+// pathOperandFolder is "PROGRAM ARGS FOLDER/*" for a command whose last
+// word its program's argument model reads as a path (a file read, written,
+// edited, listed) inside the project: relative, in a folder, with no ".."
+// and nothing bash would expand. Every other word stays as it is.
+func pathOperandFolder(value string) (string, bool) {
+	words := strings.Fields(value)
+	if strings.Join(words, " ") != value || len(words) < 2 {
+		return "", false
+	}
+	last := words[len(words)-1]
+	if strings.ContainsAny(last, "$`~\\'\"{}[]") || strings.HasPrefix(last, "/") || strings.HasPrefix(last, "-") {
+		return "", false
+	}
+	dir := path.Dir(last)
+	if dir == "." || path.Clean(last) != last || strings.HasPrefix(dir, "..") || strings.Contains(last, "/../") {
+		return "", false
+	}
+	args := make([]argmodel.Arg, len(words)-1)
+	for i, w := range words[1:] {
+		args[i] = argmodel.Arg{Text: w}
+	}
+	res := argmodel.Parse(path.Base(words[0]), args)
+	if !res.Known || res.Problem != "" || len(res.Words) != len(args) || !argmodel.PathRole(res.Words[len(args)-1].Role) {
+		return "", false
+	}
+	return strings.Join(words[:len(words)-1], " ") + " " + dir + "/*", true
 }
 
 // commonCommand is the pattern of a group of approved commands: the words
@@ -272,11 +300,22 @@ func commonCommand(approvals []approval, members []int) string {
 	return prefix + " *"
 }
 
-// generalise is the pattern an approved value is grouped under in a pass.
+// generalise is the pattern an approved value is grouped under in a pass:
+// 0, a command's last operand, a path inside the project, by its folder
+// (the program's argument model says which words are paths); 1, a command
+// by its program and subcommand, a path by its folder, an MCP target by its
+// server, anything else by its value; 2, a command by its program.
 func generalise(surface, value string, pass int) (string, bool) {
 	if strings.ContainsAny(value, "*?") {
 		return "", false // a value with a wildcard cannot be a literal part
 	}
+	if pass == 0 {
+		if surface != "bash" {
+			return "", false
+		}
+		return pathOperandFolder(value)
+	}
+	pass--
 	switch {
 	case surface == "bash":
 		words := strings.Fields(value)

@@ -123,3 +123,18 @@ func TestSessionApprovals(t *testing.T) {
 		t.Errorf("evidence %+v", s)
 	}
 }
+
+// TestPathOperandsByFolder: a command's last word that its program's
+// argument model reads as a path inside the project is generalised to its
+// folder, and nothing outside the project is.
+func TestPathOperandsByFolder(t *testing.T) {
+	policy := `{"permission": {"*": "ask"}}`
+	calls := []string{"git add src/a.go", "git add src/b.go", "git add ../other/x.go", "git add ../other/y.go"}
+	approve := map[string]bool{}
+	for _, c := range calls {
+		approve[c] = true
+	}
+	if got, want := patterns(run(t, policy, evidence(t, policy, calls, approve))), "bash git add src/*, bash git add *"; got != want {
+		t.Errorf("suggested %q; want %q (the folder for the project's files; ../other is outside it, so only the subcommand)", got, want)
+	}
+}
