@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -104,19 +103,9 @@ func TestSuggestOnTheRecordedSession(t *testing.T) {
 
 func readSession(t *testing.T) []sessiontrace.Entry {
 	t.Helper()
-	f, err := os.Open("../../testdata/trace/session.jsonl")
+	trace, err := sessiontrace.ReadFile("../../testdata/trace/session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []sessiontrace.Entry
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e sessiontrace.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return trace
 }

@@ -13,8 +13,11 @@
 package sessiontrace
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 
 	"github.com/regate/regate/facts"
 )
@@ -134,4 +137,21 @@ func Trace(seed uint64) []Entry {
 		}
 	}
 	return out
+}
+
+// ReadFile reads a trace written as JSON Lines (testdata/trace/session.jsonl).
+func ReadFile(name string) ([]Entry, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var e Entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			return nil, fmt.Errorf("%s:%d:1: %w", name, i+1, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

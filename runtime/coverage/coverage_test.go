@@ -48,21 +48,9 @@ func compile(t *testing.T) *compiler.Output {
 	return out
 }
 
-func byPattern(rep coverage.Report, surface string) map[string]coverage.Rule {
-	m := map[string]coverage.Rule{}
-	for _, r := range rep.Rules {
-		if r.Surface == surface {
-			m[r.Pattern] = r
-		}
-	}
-	return m
-}
-
-// TestCounts: each decision counts for the rule that decided it; a less
-// specific rule that matched too is shadowed on that call; rules in file
-// order; decisions of no written rule apart, by layer.
-func TestCounts(t *testing.T) {
-	out := compile(t)
+// decided is a counter that counted the decisions of calls under out.
+func decided(t *testing.T, out *compiler.Output) *coverage.Counter {
+	t.Helper()
 	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +67,24 @@ func TestCounts(t *testing.T) {
 		}
 		c.Add(coverage.FromDecision(d, in))
 	}
+	return c
+}
+
+func byPattern(rep coverage.Report, surface string) map[string]coverage.Rule {
+	m := map[string]coverage.Rule{}
+	for _, r := range rep.Rules {
+		if r.Surface == surface {
+			m[r.Pattern] = r
+		}
+	}
+	return m
+}
+
+// TestCounts: each decision counts for the rule that decided it; a less
+// specific rule that matched too is shadowed on that call; rules in file
+// order; decisions of no written rule apart, by layer.
+func TestCounts(t *testing.T) {
+	c := decided(t, compile(t))
 	rep := c.Report()
 	bash := byPattern(rep, "bash")
 	for pattern, want := range map[string][3]any{

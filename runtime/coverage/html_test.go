@@ -12,8 +12,6 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/regate/regate/facts"
-	"github.com/regate/regate/runtime"
 	"github.com/regate/regate/runtime/coverage"
 )
 
@@ -31,20 +29,7 @@ func TestHTMLInABrowser(t *testing.T) {
 		}
 		t.Skip("no chromium on PATH (apt-get install chromium; REGATE_BROWSER=1 makes this an error)")
 	}
-	out := compile(t)
-	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := coverage.New(out)
-	for _, call := range calls {
-		in := e.Facts(call)
-		d, err := e.DecideFacts(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Add(coverage.FromDecision(d, in))
-	}
+	c := decided(t, compile(t))
 	rep := c.Report()
 	page := filepath.Join(t.TempDir(), "coverage.html")
 	var b bytes.Buffer

@@ -1,11 +1,8 @@
 package suggest_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/regate/regate/compiler"
@@ -28,21 +25,11 @@ var home = compiler.WithHome("/home/u")
 
 func readTrace(t testing.TB) []sessiontrace.Entry {
 	t.Helper()
-	f, err := os.Open("../../testdata/trace/session.jsonl")
+	trace, err := sessiontrace.ReadFile("../../testdata/trace/session.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []sessiontrace.Entry
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e sessiontrace.Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return trace
 }
 
 // replay decides the trace under a policy as a session would: every ask is
