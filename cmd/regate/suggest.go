@@ -16,11 +16,11 @@ import (
 )
 
 type suggestParams struct {
-	rules   ruleFlags
-	reviews []string
-	logs    []string
-	min     int
-	cwd     string
+	rules    ruleFlags
+	reviews  []string
+	logs     []string
+	min      int
+	cwd      string
 	write    bool
 	format   string
 	sessions bool
