@@ -99,11 +99,9 @@ func runCoverage(ctx context.Context, p *coverageParams, stdin io.Reader, stdout
 			return withCode(exitUsage, err)
 		}
 	default:
-		cwd := p.cwd
-		if cwd == "" {
-			if cwd, err = os.Getwd(); err != nil {
-				return withCode(exitFault, err)
-			}
+		cwd, err := workingDir(p.cwd)
+		if err != nil {
+			return err
 		}
 		eng, err := engine(ctx, out, cwd, nil)
 		if err != nil {

@@ -97,11 +97,9 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	cwd := p.cwd
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
-			return withCode(exitFault, err)
-		}
+	cwd, err := workingDir(p.cwd)
+	if err != nil {
+		return err
 	}
 	var eng *runtime.Engine
 	if p.logDir != "" {

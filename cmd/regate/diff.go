@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -41,11 +40,9 @@ closed, so every call would "change" for a reason that is not the edit).`,
 					return err
 				}
 			}
-			cwd := p.cwd
-			if cwd == "" {
-				if cwd, err = os.Getwd(); err != nil {
-					return withCode(exitFault, err)
-				}
+			cwd, err := workingDir(p.cwd)
+			if err != nil {
+				return err
 			}
 			var decide [2]func(int) (map[string]string, error)
 			for i, path := range args {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -76,11 +75,9 @@ Without either, the session has no approvals.
 			if err != nil {
 				return err
 			}
-			cwd := p.cwd
-			if cwd == "" {
-				if cwd, err = os.Getwd(); err != nil {
-					return withCode(exitFault, err)
-				}
+			cwd, err := workingDir(p.cwd)
+			if err != nil {
+				return err
 			}
 			eng, err := engine(cmd.Context(), out, cwd, nil)
 			if err != nil {

@@ -239,6 +239,19 @@ func printDiagnostics(w io.Writer, ds compiler.Errors) {
 	}
 }
 
+// workingDir is the working directory a --cwd flag names, else the
+// process's own.
+func workingDir(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", withCode(exitFault, err)
+	}
+	return cwd, nil
+}
+
 // engine builds an engine for the compiled rules.
 func engine(ctx context.Context, out *compiler.Output, cwd string, fsys facts.FS) (*runtime.Engine, error) {
 	opts := []runtime.Option{runtime.WithCwd(cwd)}

@@ -105,11 +105,9 @@ func runServe(ctx context.Context, p *serveParams, a *app) error {
 		return withCode(exitUsage, err)
 	}
 	defer l.Close()
-	cwd := p.cwd
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
-			return withCode(exitFault, err)
-		}
+	cwd, err := workingDir(p.cwd)
+	if err != nil {
+		return err
 	}
 	p.rules.cwd = cwd
 	cfg := server.Config{

@@ -106,11 +106,9 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 			evidence = append(evidence, recs...)
 		}
 	}
-	cwd := p.cwd
-	if cwd == "" {
-		if cwd, err = os.Getwd(); err != nil {
-			return withCode(exitFault, err)
-		}
+	cwd, err := workingDir(p.cwd)
+	if err != nil {
+		return err
 	}
 	opts := suggest.Options{
 		MinApprovals: p.min,
