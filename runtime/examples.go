@@ -25,7 +25,7 @@ type ExampleResult struct {
 func (e *Engine) CheckExamples(ctx context.Context) ([]ExampleResult, error) {
 	var out []ExampleResult
 	for _, ex := range e.out.Examples {
-		d, err := e.Decide(ctx, exampleCall(ex))
+		d, err := e.Decide(ctx, ExampleCall(ex))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ex.Pos, err)
 		}
@@ -35,7 +35,8 @@ func (e *Engine) CheckExamples(ctx context.Context) ([]ExampleResult, error) {
 	return out, nil
 }
 
-func exampleCall(ex compiler.Example) facts.Call {
+// ExampleCall is the call an inline example makes, as a host would give it.
+func ExampleCall(ex compiler.Example) facts.Call {
 	return facts.Call{Tool: ex.Tool, Input: ex.Input, Agent: ex.Agent, Registered: ex.Registered}
 }
 
@@ -55,7 +56,7 @@ func (e *Engine) ExampleTests() (compiler.Module, bool, error) {
 	var b strings.Builder
 	b.WriteString(compiler.Header + "\n#\n# The inline examples of the policy, as tests.\n\npackage regate.gen.examples_test\n\nimport data.regate.lib.permission\n")
 	for _, ex := range e.out.Examples {
-		doc, err := e.Input(exampleCall(ex))
+		doc, err := e.Input(ExampleCall(ex))
 		if err != nil {
 			return compiler.Module{}, false, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
 	"github.com/regate/regate/runtime/coverage"
 )
 
@@ -110,18 +111,13 @@ func runCoverage(ctx context.Context, p *coverageParams, stdin io.Reader, stdout
 		var calls []facts.Call
 		if p.examples {
 			for _, ex := range out.Examples {
-				calls = append(calls, facts.Call{Tool: ex.Tool, Input: ex.Input, Agent: ex.Agent, Registered: ex.Registered})
+				calls = append(calls, runtime.ExampleCall(ex))
 			}
 		} else if calls, err = readCallsFile(p.calls, stdin); err != nil {
 			return withCode(exitUsage, err)
 		}
-		for _, c := range calls {
-			in := eng.Facts(c)
-			d, err := eng.DecideFacts(ctx, in)
-			if err != nil {
-				return withCode(exitFault, err)
-			}
-			counter.Add(coverage.FromDecision(d, in))
+		if err := counter.Decide(ctx, eng, calls); err != nil {
+			return withCode(exitFault, err)
 		}
 	}
 	rep := counter.Report()

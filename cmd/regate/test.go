@@ -172,14 +172,12 @@ func exampleCoverage(ctx context.Context, eng *runtime.Engine, out *compiler.Out
 	if err != nil {
 		return withCode(exitFault, err)
 	}
-	for _, ex := range out.Examples {
-		call := facts.Call{Tool: ex.Tool, Input: ex.Input, Agent: ex.Agent, Registered: ex.Registered}
-		in := eng.Facts(call)
-		d, err := eng.DecideFacts(ctx, in)
-		if err != nil {
-			return withCode(exitFault, err)
-		}
-		counter.Add(coverage.FromDecision(d, in))
+	calls := make([]facts.Call, len(out.Examples))
+	for i, ex := range out.Examples {
+		calls[i] = runtime.ExampleCall(ex)
+	}
+	if err := counter.Decide(ctx, eng, calls); err != nil {
+		return withCode(exitFault, err)
 	}
 	live, used := 0, 0
 	var unused []coverage.Rule

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,6 +140,21 @@ func (c *Counter) Add(o Observation) {
 			}
 		}
 	}
+}
+
+// Decide decides the calls with e and counts each decision, with the
+// spellings of the check it was decided on. A call regate could not decide
+// is an error: a count that left it out would be wrong without saying so.
+func (c *Counter) Decide(ctx context.Context, e *runtime.Engine, calls []facts.Call) error {
+	for _, call := range calls {
+		in := e.Facts(call)
+		d, err := e.DecideFacts(ctx, in)
+		if err != nil {
+			return err
+		}
+		c.Add(FromDecision(d, in))
+	}
+	return nil
 }
 
 // Report returns the counts so far.

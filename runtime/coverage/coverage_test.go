@@ -59,13 +59,8 @@ func decided(t *testing.T, out *compiler.Output) *coverage.Counter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, call := range calls {
-		in := e.Facts(call)
-		d, err := e.DecideFacts(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Add(coverage.FromDecision(d, in))
+	if err := c.Decide(context.Background(), e, calls); err != nil {
+		t.Fatal(err)
 	}
 	return c
 }
