@@ -52,8 +52,7 @@ func replay(t testing.TB, policy []byte, trace []sessiontrace.Entry) (evidence [
 			t.Fatal(err)
 		}
 		decisions = append(decisions, d)
-		r := suggest.Record{Call: entry.Call, Decision: suggest.Outcome{Action: string(d.Action), Matched: d.Matched,
-			Layer: d.Layer, Surface: d.Surface, Value: d.Value, Pos: d.Pos}, Session: entry.Session,
+		r := suggest.Record{Call: entry.Call, Decision: suggest.OutcomeOf(d), Session: entry.Session,
 			Time: fmt.Sprintf("2026-12-01T%02d:%02d:00Z", 8+i/300, (i/5)%60)}
 		if d.Action == action.Ask {
 			r.Answered, r.Approved = true, entry.Answer == "approve"

@@ -93,12 +93,7 @@ func Suggest(ctx context.Context, in compiler.Input, evidence []Record, o Option
 			if len(g.members) < o.MinApprovals || matchesAny(out, g.surface, g.pattern, values[g.surface]) {
 				continue
 			}
-			var s Suggestion
-			if pass < 0 {
-				s = Suggestion{Surface: g.surface, Pattern: g.pattern, Action: "allow", Approvals: len(g.sessions), Sessions: g.sessions}
-			} else {
-				s = newSuggestion(g, approvals)
-			}
+			s := newSuggestion(g, approvals)
 			trial := in
 			src, err := Apply(res.Policy, []Suggestion{s})
 			if err != nil {
@@ -119,15 +114,9 @@ func Suggest(ctx context.Context, in compiler.Input, evidence []Record, o Option
 			s.Changes = changes
 			res.Suggestions = append(res.Suggestions, s)
 			res.Policy, current = src, after
-			if pass < 0 {
-				for i, a := range approvals {
-					covered[i] = covered[i] || (a.surface == g.surface && out.Matches(a.surface, g.pattern, a.value))
-				}
-			}
-			for _, m := range g.members {
-				if pass >= 0 {
-					covered[m] = true
-				}
+			// The approvals the rule now allows need no other rule.
+			for i, a := range approvals {
+				covered[i] = covered[i] || (a.surface == g.surface && out.Matches(a.surface, g.pattern, a.value))
 			}
 		}
 	}
@@ -374,7 +363,13 @@ func matchesAny(out *compiler.Output, surface, pattern string, values []string) 
 	return false
 }
 
+// newSuggestion is the suggestion of a group, with its evidence: the
+// approvals of its members, or for a session approval's group, its
+// sessions.
 func newSuggestion(g group, approvals []approval) Suggestion {
+	if g.sessions != nil {
+		return Suggestion{Surface: g.surface, Pattern: g.pattern, Action: "allow", Approvals: len(g.sessions), Sessions: g.sessions}
+	}
 	s := Suggestion{Surface: g.surface, Pattern: g.pattern, Action: "allow", Approvals: len(g.members), Sessions: []string{}}
 	for _, m := range g.members {
 		r := approvals[m].rec
@@ -419,9 +414,14 @@ func decideAll(ctx context.Context, in compiler.Input, evidence []Record, o Opti
 		if err != nil {
 			return nil, nil, err
 		}
-		res[i] = Outcome{Action: string(d.Action), Matched: d.Matched, Layer: d.Layer, Surface: d.Surface, Value: d.Value, Pos: d.Pos}
+		res[i] = OutcomeOf(d)
 	}
 	return res, e, nil
+}
+
+// OutcomeOf is what the logs keep of a decision.
+func OutcomeOf(d runtime.Decision) Outcome {
+	return Outcome{Action: string(d.Action), Matched: d.Matched, Layer: d.Layer, Surface: d.Surface, Value: d.Value, Pos: d.Pos}
 }
 
 // compare lists the calls whose decision changed, and whether a guarded

@@ -31,8 +31,7 @@ func evidence(t *testing.T, policy string, calls []string, approve map[string]bo
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := suggest.Record{Call: cmd(c), Decision: suggest.Outcome{Action: string(d.Action), Matched: d.Matched, Layer: d.Layer,
-			Surface: d.Surface, Value: d.Value, Pos: d.Pos}, Session: []string{"s1", "s2"}[i%2]}
+		r := suggest.Record{Call: cmd(c), Decision: suggest.OutcomeOf(d), Session: []string{"s1", "s2"}[i%2]}
 		if d.Action == "ask" {
 			r.Answered, r.Approved = true, approve[c]
 		}
