@@ -89,6 +89,9 @@ type Counter struct {
 	out   *compiler.Output
 	rules []Rule
 	byPos map[string]int
+	// bySet lists the rules of each (layer, agent, surface), the only ones
+	// a decision of that set can shadow.
+	bySet map[[3]string][]int
 	rep   Report
 }
 
@@ -98,7 +101,7 @@ func New(out *compiler.Output) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Counter{out: out, byPos: map[string]int{}, rep: Report{Unattributed: map[string]int{}}}
+	c := &Counter{out: out, byPos: map[string]int{}, bySet: map[[3]string][]int{}, rep: Report{Unattributed: map[string]int{}}}
 	for _, rec := range audit.Rules {
 		r := Rule{RuleRecord: rec}
 		r.File, r.Line, r.col = splitPos(rec.Pos)
@@ -111,6 +114,8 @@ func New(out *compiler.Output) (*Counter, error) {
 		if r.Pos != "" && r.Pos != "-" {
 			c.byPos[r.Pos] = i
 		}
+		k := [3]string{r.Layer, r.Agent, r.Surface}
+		c.bySet[k] = append(c.bySet[k], i)
 	}
 	return c, nil
 }
@@ -128,10 +133,10 @@ func (c *Counter) Add(o Observation) {
 	if won.Surface == "*" {
 		return // a layer's universal fallback: nothing of its surface is less specific
 	}
-	for j := range c.rules {
+	for _, j := range c.bySet[[3]string{won.Layer, won.Agent, won.Surface}] {
 		r := &c.rules[j]
-		if j == i || r.Layer != won.Layer || r.Agent != won.Agent || r.Surface != won.Surface || r.Rank >= won.Rank {
-			continue
+		if r.Rank >= won.Rank {
+			continue // the winner itself, or a rule more specific than it
 		}
 		for _, v := range o.Values {
 			if c.out.Matches(r.Surface, r.Pattern, v) {
