@@ -10,7 +10,6 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/internal/opaprep"
-	regolib "github.com/regate/regate/rego"
 )
 
 // The deciders beside the Engine (package delegate's ceiling and lease
@@ -23,11 +22,10 @@ import (
 // query can reach), the extra modules and store, once; evaluate it with
 // EvalLibrary.
 func PrepareLibrary(ctx context.Context, query string, store storage.Store, extra ...compiler.Module) (rego.PreparedEvalQuery, error) {
-	lib, err := regolib.Modules()
+	query, lib, err := queryModules(query, true)
 	if err != nil {
-		return rego.PreparedEvalQuery{}, fmt.Errorf("runtime: load library: %w", err)
+		return rego.PreparedEvalQuery{}, err
 	}
-	lib = regolib.Reachable(lib, query)
 	opts := append([]func(*rego.Rego){rego.Query(query), rego.Store(store)}, moduleOptions(lib, extra)...)
 	q, err := opaprep.Prepare(ctx, rego.New(opts...))
 	if err != nil {
