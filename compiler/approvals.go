@@ -27,7 +27,7 @@ func CompileApprovals(approvals []Approval, home string) (map[string]any, error)
 	}
 	out := make(map[string]any, len(bySurface))
 	for s, rules := range bySurface {
-		out[s] = buildMatcher(s, rules, home, false)
+		out[s] = buildMatcher(s, rules, home, false, true)
 	}
 	return out, nil
 }

@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 )
 
 // Source is one rule file: its name (used in every position) and content.
@@ -84,22 +85,23 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	if o.lint {
 		lint = &budget{left: lintBudgetSteps}
 	}
+	spec := &decisionSpec{home: o.home}
 	layers := []layer{
-		compileAgents(in.Agents, o.home, lint, out),
-		compileHardGuards(in.HardGuards, o.home, out),
-		compilePolicy(in.Policy, o.home, lint, out),
+		compileAgents(in.Agents, o.home, lint, out, spec),
+		compileHardGuards(in.HardGuards, o.home, out, spec),
+		compilePolicy(in.Policy, o.home, lint, out, spec),
 	}
 	gen := map[string]any{}
 	for _, l := range layers {
-		m, err := emitModule(l)
-		if err != nil {
-			return nil, err
-		}
-		out.Modules = append(out.Modules, m)
 		gen[l.name] = l.data
+		spec.sources = append(spec.sources, l.sources...)
 	}
+	dm, err := emitDecision(spec)
+	if err != nil {
+		return nil, err
+	}
+	out.Modules = []Module{dm}
 	out.Data = map[string]any{"regate": map[string]any{"rules": gen}}
-	sort.Slice(out.Modules, func(i, j int) bool { return out.Modules[i].Path < out.Modules[j].Path })
 	out.Diagnostics.Sort()
 
 	out.Hash = inputHash(in, o.home)
@@ -158,7 +160,7 @@ func inputHash(in Input, home string) string {
 // generated modules or data change shape.
 const Version = "regate-compiler/1"
 
-// layer is one compiled rule set: its package under regate.gen, the files
+// layer is one compiled rule set: its name under data.regate.rules, the files
 // it came from, and its data.
 type layer struct {
 	name    string
@@ -166,7 +168,7 @@ type layer struct {
 	data    map[string]any
 }
 
-func compilePolicy(src *Source, home string, lint *budget, out *Output) layer {
+func compilePolicy(src *Source, home string, lint *budget, out *Output, spec *decisionSpec) layer {
 	var d diags
 	var sources []string
 	data := map[string]any{}
@@ -184,6 +186,7 @@ func compilePolicy(src *Source, home string, lint *budget, out *Output) layer {
 	if fatal := d.List.Fatal(); len(fatal) > 0 {
 		pol = Policy{Knobs: DefaultKnobs()}
 		data["floors"] = faultFloor("<invalid-policy>", fatal)
+		spec.policyFloors = faultFloor("<invalid-policy>", fatal)
 	} else if lint != nil {
 		lintPermission(&pol.Permission, home, lint, &d)
 	}
@@ -195,15 +198,17 @@ func compilePolicy(src *Source, home string, lint *budget, out *Output) layer {
 		data["fallback"] = fallback
 	}
 	data["surfaces"] = surfaces
+	spec.policyConfirms, spec.policyMany = confirmsUsed(surfaces)
 	data["yolo"] = pol.Knobs.YoloMode
 	data["strict"] = pol.Knobs.Strict
+	spec.policy, spec.strict, spec.yolo = pol.Permission, pol.Knobs.Strict, pol.Knobs.YoloMode
 	if pol.Knobs.CaseInsensitive != nil {
 		data["caseInsensitive"] = *pol.Knobs.CaseInsensitive
 	}
 	return layer{"policy", sources, data}
 }
 
-func compileHardGuards(src *Source, home string, out *Output) layer {
+func compileHardGuards(src *Source, home string, out *Output, spec *decisionSpec) layer {
 	var d diags
 	var sources []string
 	var hg Permission
@@ -216,10 +221,12 @@ func compileHardGuards(src *Source, home string, out *Output) layer {
 	}
 	if fatal := d.List.Fatal(); len(fatal) > 0 {
 		data["floors"] = faultFloor("<invalid-hard-guards>", fatal)
+		spec.hardFloors = faultFloor("<invalid-hard-guards>", fatal)
 	}
 	out.Diagnostics = append(out.Diagnostics, d.List...)
 	// A hard-guard "*" denies every call; it is a surface of its own kind, so
 	// it is compiled as a catch-all on every surface a call can reach.
+	spec.hard = hg
 	_, surfaces := permissionData(&hg, home)
 	data["surfaces"] = surfaces
 	if hg.Fallback != nil {
@@ -228,8 +235,9 @@ func compileHardGuards(src *Source, home string, out *Output) layer {
 	return layer{"hardguards", sources, data}
 }
 
-func compileAgents(srcs []Source, home string, lint *budget, out *Output) layer {
+func compileAgents(srcs []Source, home string, lint *budget, out *Output, spec *decisionSpec) layer {
 	agents := map[string]any{}
+	specs := map[string]agentSpec{}
 	var sources []string
 	for _, src := range srcs {
 		sources = append(sources, src.Name)
@@ -242,6 +250,7 @@ func compileAgents(srcs []Source, home string, lint *budget, out *Output) layer 
 		if fatal := d.List.Fatal(); len(fatal) > 0 {
 			name := agentName(src.Name)
 			agents[name] = map[string]any{"surfaces": map[string]any{}, "floors": faultFloor("<invalid-agent-file>", fatal)}
+			specs[name] = agentSpec{name: name, floors: faultFloor("<invalid-agent-file>", fatal)}
 			continue
 		}
 		entry := map[string]any{}
@@ -251,6 +260,10 @@ func compileAgents(srcs []Source, home string, lint *budget, out *Output) layer 
 		}
 		entry["surfaces"] = surfaces
 		agents[a.Name] = entry
+		specs[a.Name] = agentSpec{name: a.Name, perm: a.Permission}
+	}
+	for _, name := range slices.Sorted(maps.Keys(specs)) {
+		spec.agents = append(spec.agents, specs[name])
 	}
 	return layer{"agents", sources, map[string]any{"agents": agents}}
 }

@@ -31,9 +31,7 @@ func ExampleCompile() {
 	}
 	fmt.Println(len(out.Diagnostics), "diagnostics")
 	// Output:
-	// regate/gen/agents.rego true
-	// regate/gen/hardguards.rego true
-	// regate/gen/policy.rego true
+	// regate/gen/decision.rego true
 	// regate/rules/agents/data.json
 	// regate/rules/hardguards/data.json
 	// regate/rules/policy/data.json

@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,9 +108,10 @@ func setRecords(set any, layer, agent string) []RuleRecord {
 	sort.Strings(names)
 	for _, name := range names {
 		m, _ := surfaces[name].(map[string]any)
-		rs, _ := m["rules"].([]any)
-		for rank := len(rs) - 1; rank >= 0; rank-- {
-			r, _ := rs[rank].(map[string]any)
+		rs, _ := m["rules"].(map[string]any)
+		nodes := slices.Sorted(maps.Keys(rs))
+		for rank := len(nodes) - 1; rank >= 0; rank-- {
+			r, _ := rs[nodes[rank]].(map[string]any)
 			if r["baseline"] == true {
 				continue // regate's own MCP baseline, not a rule anyone wrote
 			}

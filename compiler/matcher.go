@@ -1,13 +1,14 @@
 package compiler
 
 import (
-	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/regate/regate/internal/matchkey"
 )
 
 // mcpBaseline are the discovery targets that become exact allows when a map
@@ -22,95 +23,137 @@ type ranked struct {
 	baseline bool
 }
 
-// buildMatcher lowers the rules of one pattern map to the index the Rego
-// library reads (see docs/design.md), built directly as an AST value: the
-// runtime's store takes it as it is, and a large policy is never held twice.
+// buildMatcher lowers the rules of one pattern map to the index the
+// generated Rego reads (see docs/design.md), built directly as an AST value:
+// the runtime's store takes it as it is, and a large policy is never held
+// twice.
 //
-//	rules        every rule, ordered from least to most specific, so a rule's
-//	             index is its specificity rank and the winner is the max rank
-//	exact        value → ranks of wildcard-free patterns
-//	prefix       literal prefix → ranks of "LIT*" patterns
-//	suffix       literal suffix → ranks of "*LIT" patterns
-//	glob         literal prefix → ranks of every other pattern (glob.match)
-//	*_lens       the distinct key lengths of each index, so a value is looked
-//	             up once per length, never once per rule
+//	rules   rank node → rule. A rule's rank is its place in the order from
+//	        least to most specific (R1), spelt "~000031" (RankNode), so
+//	        that the greatest of several nodes is the most specific rule.
+//	graph   candidate key → the rank nodes of the patterns that match
+//	        exactly the values with that key (internal/matchkey), and each
+//	        rank node → []: graph.reachable from a value's keys is the set
+//	        of rules that match it, in one builtin call whatever the number
+//	        of keys or rules.
+//	starts, ends, globs
+//	        candidate key → [rank node, arg] of the patterns a value with
+//	        the key must still satisfy: start with, end with or match
+//	        (glob.match, no delimiters) arg; each absent when it has none.
+//	many    present when the three hold more than a few keys, so that a
+//	        lookup walks the value's keys rather than theirs.
+//
+// A value is looked up by its own keys, which facts lists in the input
+// document, so a decision never scans the rules.
 //
 // baseline adds the mcp discovery targets (R6); session approvals, which
 // hold only what the user approved, never get them.
-func buildMatcher(surface string, rules []Rule, home string, baseline bool) ast.Value {
+//
+// session compiles approvals, whose messages say so (Tail).
+func buildMatcher(surface string, rules []Rule, home string, baseline, session bool) ast.Value {
 	rs := rankRules(surface, rules, home, baseline)
+	class := matchkey.ClassOf(surface)
 
-	// Every (index, key, rank) the rules contribute, sorted by index and key
-	// below; the stable sort keeps each key's ranks ascending. A slice of
-	// entries rather than a map of slices: ten thousand rules would
-	// otherwise allocate ten thousand one-element slices and a growing map.
-	type entry struct {
-		sh   shape
-		key  string
+	// Every (key, rank, entry) the rules contribute, sorted by key below; the
+	// stable sort keeps each key's ranks ascending. A slice of entries rather
+	// than a map of slices: ten thousand rules would otherwise allocate ten
+	// thousand one-element slices and a growing map.
+	type filed struct {
+		matchkey.Entry
 		rank int
 	}
-	entries := make([]entry, 0, len(rs)+len(rs)/4)
-	out := make([]*ast.Term, len(rs))
+	entries := make([]filed, 0, len(rs)+len(rs)/4)
+	nodes := make([]*ast.Term, len(rs))
+	ruleItems := make([][2]*ast.Term, len(rs))
+	graph := make([][2]*ast.Term, 0, 2*len(rs))
 	for rank, r := range rs {
 		p := collapseStars(r.expanded)
-		forms := matchForms(surface, p)
-		obj := ruleItems(r.Rule)
+		obj := append(ruleObjectItems(r.Rule), item("tail", ast.StringTerm(Tail(r.Pattern, r.Reason, session))))
 		if r.baseline {
 			obj = append(obj, item("baseline", ast.InternedTerm(true)))
 		}
 		if p == "*" {
 			obj = append(obj, item("catch_all", ast.InternedTerm(true)))
 		}
-		for _, f := range forms {
-			sh, key := classify(f)
-			if sh == shapeGlob {
-				if f == p {
-					obj = append(obj, item("glob", ast.StringTerm(globEscape(f))))
-				} else {
-					obj = append(obj, item("glob_bare", ast.StringTerm(globEscape(f))))
-				}
-			}
-			entries = append(entries, entry{sh, key, rank})
+		for _, f := range matchForms(surface, p) {
+			entries = append(entries, filed{matchkey.Align(class, f, globEscape(f)), rank})
 		}
-		out[rank] = ast.ObjectTerm(obj...)
+		nodes[rank] = ast.StringTerm(RankNode(rank))
+		ruleItems[rank] = ast.Item(nodes[rank], ast.ObjectTerm(obj...))
+		graph = append(graph, ast.Item(nodes[rank], emptyArray))
 	}
-	slices.SortStableFunc(entries, func(a, b entry) int {
-		return cmp.Or(cmp.Compare(a.sh, b.sh), strings.Compare(a.key, b.key))
-	})
-	rankTerms := make([]*ast.Term, len(rs)) // each rank's number, built once
-	rankTerm := func(r int) *ast.Term {
-		if rankTerms[r] == nil {
-			rankTerms[r] = ast.InternedTerm(r)
+	slices.SortStableFunc(entries, func(a, b filed) int { return strings.Compare(a.Key, b.Key) })
+	confirm := map[matchkey.Op][][2]*ast.Term{}
+	keys := 0
+	for len(entries) > 0 {
+		k := entries[0].Key
+		n := 1
+		for n < len(entries) && entries[n].Key == k {
+			n++
 		}
-		return rankTerms[r]
+		var sure []*ast.Term
+		checks := map[matchkey.Op][]*ast.Term{}
+		for _, e := range entries[:n] {
+			if e.Op == matchkey.Sure {
+				sure = append(sure, nodes[e.rank])
+			} else {
+				checks[e.Op] = append(checks[e.Op], ast.ArrayTerm(nodes[e.rank], ast.StringTerm(e.Arg)))
+			}
+		}
+		if sure != nil {
+			graph = append(graph, ast.Item(ast.StringTerm(k), ast.ArrayTerm(sure...)))
+		}
+		for op, cs := range checks {
+			confirm[op] = append(confirm[op], ast.Item(ast.StringTerm(k), ast.ArrayTerm(cs...)))
+			keys++
+		}
+		entries = entries[n:]
 	}
-	items := [][2]*ast.Term{item("rules", ast.ArrayTerm(out...))}
-	for _, sh := range []shape{shapeExact, shapePrefix, shapeSuffix, shapeGlob} {
-		name := [...]string{"exact", "prefix", "suffix", "glob"}[sh]
-		var keys [][2]*ast.Term
-		var lens []int
-		for len(entries) > 0 && entries[0].sh == sh {
-			k := entries[0].key
-			n := 1
-			for n < len(entries) && entries[n].sh == sh && entries[n].key == k {
-				n++
-			}
-			ranks := make([]*ast.Term, n)
-			for i := range ranks {
-				ranks[i] = rankTerm(entries[i].rank)
-			}
-			keys = append(keys, item(k, ast.ArrayTerm(ranks...)))
-			lens = append(lens, utf8.RuneCountInString(k))
-			entries = entries[n:]
+	items := [][2]*ast.Term{item("rules", ast.ObjectTerm(ruleItems...)), item("graph", ast.ObjectTerm(graph...))}
+	for _, op := range []matchkey.Op{matchkey.Prefix, matchkey.Suffix, matchkey.Glob} {
+		if cs := confirm[op]; cs != nil {
+			items = append(items, item(confirmNames[op], ast.ObjectTerm(cs...)))
 		}
-		items = append(items, item(name, ast.ObjectTerm(keys...)))
-		if sh != shapeExact {
-			slices.Sort(lens)
-			items = append(items, item(name+"_lens", intsTerm(slices.Compact(lens))))
-		}
+	}
+	if keys > fewMaybe {
+		items = append(items, item("many", ast.InternedTerm(true)))
 	}
 	return ast.NewObject(items...)
 }
+
+// confirmNames are the members of a matcher that hold the entries to
+// confirm, by what confirms them.
+var confirmNames = map[matchkey.Op]string{matchkey.Prefix: "starts", matchkey.Suffix: "ends", matchkey.Glob: "globs"}
+
+// confirmsUsed reports which kinds of entries to confirm the matchers of
+// surfaces hold (by their member names), and whether one holds many.
+func confirmsUsed(surfaces map[string]any) (used map[string]bool, many bool) {
+	used = map[string]bool{}
+	for _, m := range surfaces {
+		obj, ok := m.(ast.Object)
+		if !ok {
+			continue
+		}
+		for _, name := range confirmNames {
+			if obj.Get(keyTerms[name]) != nil {
+				used[name] = true
+			}
+		}
+		many = many || obj.Get(keyTerms["many"]) != nil
+	}
+	return used, many
+}
+
+// fewMaybe is how many keys of entries to confirm the Rego walks itself;
+// past it, it walks the value's keys instead (regate.lib.decide.confirmed).
+const fewMaybe = 8
+
+// RankNode is how the compiled indexes spell a rule's specificity rank:
+// zero-padded past any rank a map can hold (MaxRules and the mcp baseline),
+// so that the order of the strings is the order of the ranks.
+func RankNode(rank int) string { return fmt.Sprintf("~%07d", rank) }
+
+var emptyArray = ast.ArrayTerm()
 
 // rankRules orders the rules of one pattern map from least to most specific
 // (R1), with the mcp discovery baseline when asked (R6): a rule's index is
@@ -153,8 +196,7 @@ func item(key string, v *ast.Term) [2]*ast.Term {
 // copies of the same few keys). Terms are never changed after this.
 var keyTerms = func() map[string]*ast.Term {
 	m := map[string]*ast.Term{}
-	for _, k := range []string{"pattern", "action", "pos", "reason", "baseline", "catch_all", "glob", "glob_bare",
-		"rules", "exact", "prefix", "prefix_lens", "suffix", "suffix_lens", "glob_lens"} {
+	for _, k := range []string{"pattern", "action", "pos", "sev", "reason", "baseline", "catch_all", "rules", "graph", "starts", "ends", "globs", "many", "tail"} {
 		m[k] = ast.StringTerm(k)
 	}
 	return m
@@ -170,12 +212,13 @@ func intsTerm(xs []int) *ast.Term {
 
 var actionTerms = map[Action]*ast.Term{Allow: ast.StringTerm("allow"), Ask: ast.StringTerm("ask"), Deny: ast.StringTerm("deny"), ActionNone: ast.StringTerm("none")}
 
-// ruleItems are the fields of a rule as the library reads it.
-func ruleItems(r Rule) [][2]*ast.Term {
+// ruleObjectItems are the fields of a rule as the library reads it.
+func ruleObjectItems(r Rule) [][2]*ast.Term {
 	obj := [][2]*ast.Term{
 		item("pattern", ast.StringTerm(r.Pattern)),
 		item("action", actionTerms[r.Action]),
 		item("pos", ast.StringTerm(r.Pos.String())),
+		item("sev", ast.InternedTerm(severities[r.Action])),
 	}
 	if r.Reason != "" {
 		obj = append(obj, item("reason", ast.StringTerm(r.Reason)))

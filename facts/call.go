@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/internal/matchkey"
 )
 
 // Call is one tool call as the host hands it over.
@@ -115,6 +116,12 @@ type Check struct {
 	// it, never the universal fallback, so a policy that allows "cat *" and
 	// says nothing of read does not ask for every cat under strict mode.
 	Role string `json:"role,omitempty"`
+	// Keys are, per group of Forms, the candidate keys of its spellings
+	// (internal/matchkey): what the compiled index is looked up by, so
+	// that a decision never scans the rules. They follow from Surface and
+	// Forms alone; the Rego library computes them when a document lacks
+	// them.
+	Keys [][]string `json:"keys,omitempty"`
 }
 
 // Build extracts the facts of one call. It never decides: every check it
@@ -134,7 +141,20 @@ func Build(call Call, env Env) *Input {
 		}
 		in.Checks = []Check{overBudget(call.Tool, shell, cmd, n)}
 	}
+	for i := range in.Checks {
+		in.Checks[i].Keys = keysOf(&in.Checks[i])
+	}
 	return in
+}
+
+// keysOf lists the candidate keys of every group of c's forms.
+func keysOf(c *Check) [][]string {
+	class := matchkey.ClassOf(c.Surface)
+	out := make([][]string, len(c.Forms))
+	for g, grp := range c.Forms {
+		out[g] = matchkey.AppendGroup(nil, class, grp)
+	}
+	return out
 }
 
 func (e *Env) build(call Call) *Input {

@@ -4,20 +4,13 @@ package rego
 
 // generatedDeps is ParseDeps of every embedded module, by TextHash.
 var generatedDeps = map[string]moduleDep{
-	"8fa0555f366918cffba16fc0ccf37bc86f8d235758fd21128a21d7dc2a34a836": {pkg: "data.regate.lib.gate", refs: nil},                                                                                  // fast/gate.rego
-	"69454ec6628411d11164f74fc09b37d9cccbdb0fa3a5acdd0fa582c87a83f16d": {pkg: "data.regate.lib.sets", refs: nil},                                                                                  // fast/sets.rego
-	"c4b2043d08a5a3cfb7074ef96cc2a7c372a1e44db8d80acb3d93ec0ffa3c60b1": {pkg: "data.regate.lib.ceiling", refs: nil},                                                                               // lib/ceiling.rego
-	"469b5b886f6825f41654adf6406222a971af66ed53fba9919bfa64e28359f1e6": {pkg: "data.regate.lib.ceiling_test", refs: []string{"data.regate.lib.ceiling"}},                                          // lib/ceiling_test.rego
-	"27a471d45b28aecb43b8151e8f8e6e252a9602d735f82fb279fb7698d15dedd8": {pkg: "data.regate.lib.checks", refs: []string{"data.regate.lib.match"}},                                                  // lib/checks.rego
-	"1dd7dde9133060edb05d60011707ee30f127817737ddafda564ba7baab2947c0": {pkg: "data.regate.lib.checks_test", refs: []string{"data.regate.lib.permission"}},                                        // lib/checks_test.rego
-	"77a6637b96440e153666ebd64e6812626419f49764425e518b3d2361eb667c14": {pkg: "data.regate.lib.gate", refs: []string{"data.regate.lib.checks", "data.regate.lib.match"}},                          // lib/gate.rego
-	"e07351fe449b63b5f2650eca9abae6481b6787c01127918aacb87bf78917db55": {pkg: "data.regate.lib.lease", refs: nil},                                                                                 // lib/lease.rego
-	"6260a95dc9eb3e7c485436fb6de6e28b8c6ca75caa2ff00c938c864d98a8bf18": {pkg: "data.regate.lib.match", refs: nil},                                                                                 // lib/match.rego
-	"5db37930d4c3996def6eadd5268c71d59c60b80f428551df9a22bac5d2c43fd4": {pkg: "data.regate.lib.match_test", refs: []string{"data.regate.lib.match"}},                                              // lib/match_test.rego
-	"c5745fbd386563a00c693fc43bd4077b31471d203774b59119392ef7c6f57257": {pkg: "data.regate.lib.message", refs: []string{"data.regate.lib.permission"}},                                            // lib/message.rego
-	"c9be1423b7639a4ad53b3c4ff20b7b59d0eb98dac8b2e7be50d7f27fe1dd7597": {pkg: "data.regate.lib.permission", refs: []string{"data.regate.lib.gate", "data.regate.lib.sets"}},                       // lib/permission.rego
-	"cccbe8ddd040cf13124b50f7f8eb0e5f5b61654924438f63e28c9b30a1c0e0eb": {pkg: "data.regate.lib.permission_test", refs: []string{"data.regate.lib.message.message", "data.regate.lib.permission"}}, // lib/permission_test.rego
-	"0863ad3732fb66074f89f1f0abbfd93a8e2ac5eb64ea1482f0c720e256bab632": {pkg: "data.regate.lib.profile", refs: nil},                                                                               // lib/profile.rego
-	"967205de41ec2ca792aa85468547348c0bf7d309aa27fe5d63cc66b1262959dc": {pkg: "data.regate.lib.profile_test", refs: []string{"data.regate.lib.profile"}},                                          // lib/profile_test.rego
-	"5001b4c70113f369048dad7046730e8ddb5601be5f3379865614c88257b5a0f2": {pkg: "data.regate.lib.sets", refs: nil},                                                                                  // lib/sets.rego
+	"c4b2043d08a5a3cfb7074ef96cc2a7c372a1e44db8d80acb3d93ec0ffa3c60b1": {pkg: "data.regate.lib.ceiling", refs: nil},                                      // lib/ceiling.rego
+	"469b5b886f6825f41654adf6406222a971af66ed53fba9919bfa64e28359f1e6": {pkg: "data.regate.lib.ceiling_test", refs: []string{"data.regate.lib.ceiling"}}, // lib/ceiling_test.rego
+	"4c01c68369d4e89847250141e20a8bdd63ab21b0adcbffb1f17a368f9aa16b6a": {pkg: "data.regate.lib.decide", refs: nil},                                       // lib/decide.rego
+	"dd606c8a89efe3f81ccb0a18bf9a43cdd97f05ae3446189d4a50a4eac19db0db": {pkg: "data.regate.lib.decide_test", refs: []string{"data.regate.lib.decide"}},   // lib/decide_test.rego
+	"e07351fe449b63b5f2650eca9abae6481b6787c01127918aacb87bf78917db55": {pkg: "data.regate.lib.lease", refs: nil},                                        // lib/lease.rego
+	"86a13370e0da62a27e80e23b4be8c26a5a3792e816aad6f15fd4d6b597b63bad": {pkg: "data.regate.lib.message", refs: []string{"data.regate.lib.permission"}},   // lib/message.rego
+	"6d017aa3fc3dd45e579e83f96c37b4e34adce7ad7daf555032096ba5fde3b31a": {pkg: "data.regate.lib.permission", refs: nil},                                   // lib/permission.rego
+	"0863ad3732fb66074f89f1f0abbfd93a8e2ac5eb64ea1482f0c720e256bab632": {pkg: "data.regate.lib.profile", refs: nil},                                      // lib/profile.rego
+	"967205de41ec2ca792aa85468547348c0bf7d309aa27fe5d63cc66b1262959dc": {pkg: "data.regate.lib.profile_test", refs: []string{"data.regate.lib.profile"}}, // lib/profile_test.rego
 }

@@ -1,23 +1,25 @@
 // Package rego is regate's static Rego library, the hand-written half of
-// every decision (package prefix regate.lib). Generated modules (prefix
-// regate.gen) hold the compiled rule sets as data; this library reads them.
+// every decision (package prefix regate.lib). The compiler generates the
+// other half for each policy (regate.gen.decision: the decision rule,
+// specialised to the policy) and the compiled rule sets as data
+// (data.regate.rules); the library holds what does not depend on the
+// policy.
 //
 // # Packages
 //
-//   - regate.lib.match: the most specific rule of one compiled pattern map,
-//     found through indexes so that the cost of a lookup depends on the
-//     number of distinct key lengths, not on the number of rules.
-//   - regate.lib.checks: every check of a call resolved through session
-//     approvals, agent, policy and fallback, with the unit floors.
-//   - regate.lib.gate: decide(input, rules), the permission decision as a
-//     function: registry, hard guards, the most restrictive check, fault and
-//     decisionFloor floors, yolo.
-//   - regate.lib.permission: the entry point, decision: gate.decide over
-//     input and data.regate.rules, or the fault decision.
-//   - regate.lib.message: the decision with the message the agent sees.
-//
-// fast/ holds the embedded runtime's twin of gate, which calls its Go
-// builtin; FastModules returns the library with it in place.
+//   - regate.lib.decide: the helpers the generated decision composes: the
+//     lookup of the most specific rule by a value's candidate keys
+//     (graph.reachable over the compiled index, then the entries to
+//     confirm), the candidate keys themselves for a document that does not
+//     carry them, the session layer, the floors a check's shape puts on its
+//     outcome, fault, decisionFloor and yolo, and the decision object with
+//     the agent's message.
+//   - regate.lib.permission: the entry point stock OPA servers, opa eval and
+//     opa test ask, decision: the generated decision, or the fault decision
+//     when there is none.
+//   - regate.lib.message: response, the decision under its older name.
+//   - regate.lib.ceiling, regate.lib.lease, regate.lib.profile: delegation
+//     ceilings, argument leases and profile resolution.
 //
 // The library's own tests are the lib/*_test.rego files; TestRegoLibrary
 // runs them through OPA's tester so that go test ./... covers them.

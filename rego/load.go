@@ -40,7 +40,10 @@ func load(tests bool) (map[string]string, error) {
 // that does not parse, or that refers to no package of lib, gets the whole
 // library, as does a lib with a module that does not parse: OPA then
 // reports what is wrong.
-func Reachable(lib map[string]string, query string) map[string]string {
+//
+// seeds are further references the query reaches through modules outside
+// lib, such as a generated module's import of a library package.
+func Reachable(lib map[string]string, query string, seeds ...string) map[string]string {
 	body, err := ast.ParseBody(query)
 	if err != nil {
 		return lib
@@ -69,6 +72,7 @@ func Reachable(lib map[string]string, query string) map[string]string {
 		}
 	}
 	visit(libRefs(body))
+	visit(seeds)
 	if len(queue) == 0 {
 		return lib
 	}

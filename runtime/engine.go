@@ -7,13 +7,12 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
@@ -21,23 +20,20 @@ import (
 	regolib "github.com/regate/regate/rego"
 )
 
-// Query is the Rego query of a decision: what stock OPA, opa eval and the
-// pure-Rego engine (WithPureRego) evaluate.
+// Query is the Rego query of a decision: what the engine evaluates, and
+// what stock OPA, opa eval and opa test evaluate on the same modules.
 const Query = "data.regate.lib.permission.decision"
 
-// fastQuery is Query as the embedded runtime evaluates it. In its library
-// (rego/fast), permission.decision is gate.decide(input, sets.compiled),
-// which is regate_decide(input, data.regate.rules); the engine queries that
-// builtin directly, with the rules bound when the query is prepared
-// (regate_decide_bound), which spares OPA two rule evaluations, their
-// caches and a read of the rules: about 70 allocations a decision. When it
-// is undefined (no check has an outcome), the decision is permission.rego's
-// default: faultDecision.
-const fastQuery = "regate_decide_bound(input)"
-
-// ResponseQuery is the decision with the agent's message, as an OPA server
-// would be asked for it.
+// ResponseQuery is the decision as an OPA server was asked for it before
+// the decision carried its message; it is the same document.
+//
+// Deprecated: query Query; the decision carries the message.
 const ResponseQuery = "data.regate.lib.message.response"
+
+// decisionQuery is the rule Query stands for: the compiled policy's own
+// decision (regate.gen.decision), with the same default. The engine asks
+// it directly, sparing the library's alias.
+const decisionQuery = "data.regate.gen.decision.decision"
 
 // ErrNoDecision is returned when the policy produced no decision at all, a
 // fault the host must turn into a block.
@@ -52,7 +48,6 @@ type Engine struct {
 	hash    string
 	pool    *Pool
 	out     *compiler.Output
-	pure    bool
 	cache   *decisionCache
 	cacheN  int
 	// folds remembers, per working directory other than the engine's
@@ -60,10 +55,6 @@ type Engine struct {
 	folds *boundedCache[bool]
 
 	log *DecisionLog
-
-	responseOnce sync.Once
-	response     rego.PreparedEvalQuery
-	responseErr  error
 }
 
 // Option configures New.
@@ -78,12 +69,6 @@ func WithCwd(cwd string) Option { return func(e *Engine) { e.env.Cwd = path.Clea
 // WithFS sets the file system that symbolic links are resolved through
 // (default the host's).
 func WithFS(fsys facts.FS) Option { return func(e *Engine) { e.env.FS = fsys } }
-
-// WithPureRego makes the engine evaluate the pure-Rego library, exactly as
-// stock OPA would, instead of matching patterns with regate's Go builtin.
-// Decisions are the same (a test holds the two together); it exists for
-// that test and for checking a policy against what an OPA server decides.
-func WithPureRego() Option { return func(e *Engine) { e.pure = true } }
 
 // WithCacheSize bounds the decision cache (default DefaultCacheSize); 0
 // turns it off. See decisionCache for what a cached decision is keyed by.
@@ -122,9 +107,9 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
-		q, err = e.pool.get(ctx, out, e.pure)
+		q, err = e.pool.get(ctx, out)
 	} else {
-		q, err = prepareQuery(ctx, Query, out, e.pure)
+		q, err = prepareQuery(ctx, decisionQuery, out)
 	}
 	if err != nil {
 		return nil, err
@@ -155,26 +140,14 @@ func foldsCase(knob *bool, env facts.Env) bool {
 
 // prepareQuery prepares query over the library, the generated modules and
 // the compiled data, which goes into an in-memory store that returns AST
-// values on read, so evaluation never converts it. Unless pure, the
-// library's matcher is the Go builtin (fastmatch.go).
-func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure bool) (rego.PreparedEvalQuery, error) {
-	query, lib, err := queryModules(query, pure)
+// values on read, so evaluation never converts it.
+func prepareQuery(ctx context.Context, query string, out *compiler.Output) (rego.PreparedEvalQuery, error) {
+	lib, err := queryModules(query, out.Modules)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, err
 	}
 	store := inmem.NewFromObjectWithOpts(out.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
-	switch {
-	case pure:
-	case query == fastQuery: // the query is the bound builtin's one call
-		rules, err := readRules(ctx, store)
-		if err != nil {
-			return rego.PreparedEvalQuery{}, err
-		}
-		opts = append(opts, boundDecideBuiltin(newFastState(), rules))
-	default: // rego/fast/gate.rego calls regate_decide
-		opts = append(opts, decideBuiltin(newFastState()))
-	}
 	opts = append(opts, moduleOptions(lib, out.Modules)...)
 	q, err := opaprep.Prepare(ctx, rego.New(opts...))
 	if err != nil {
@@ -183,24 +156,18 @@ func prepareQuery(ctx context.Context, query string, out *compiler.Output, pure 
 	return q, nil
 }
 
-// queryModules returns the query the engine prepares for query and the
-// library modules it loads beside the generated ones: those the query
-// reaches, with the fast twins unless pure, and none for the permission
-// query's bound builtin.
-func queryModules(query string, pure bool) (string, map[string]string, error) {
-	load := regolib.FastModules
-	if pure {
-		load = regolib.Modules
-	}
-	lib, err := load()
+// queryModules returns the library modules query reaches, directly or
+// through the generated modules.
+func queryModules(query string, extra []compiler.Module) (map[string]string, error) {
+	lib, err := regolib.Modules()
 	if err != nil {
-		return "", nil, fmt.Errorf("runtime: load library: %w", err)
+		return nil, fmt.Errorf("runtime: load library: %w", err)
 	}
-	lib = regolib.Reachable(lib, query)
-	if !pure && query == Query {
-		return fastQuery, nil, nil // the builtin is the library
+	var seeds []string
+	for _, m := range extra {
+		seeds = append(seeds, m.Deps...)
 	}
-	return query, lib, nil
+	return regolib.Reachable(lib, query, seeds...), nil
 }
 
 // moduleOptions are the library's modules, in path order so that
@@ -214,23 +181,6 @@ func moduleOptions(lib map[string]string, extra []compiler.Module) []func(*rego.
 		opts = append(opts, rego.Module(m.Path, m.Text))
 	}
 	return opts
-}
-
-// readRules reads data.regate.rules; nil when absent, which leaves
-// regate_decide_bound undefined as regate_decide would be.
-func readRules(ctx context.Context, store storage.Store) (ast.Value, error) {
-	v, err := storage.ReadOne(ctx, store, storage.MustParsePath("/regate/rules"))
-	if storage.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("runtime: read the rules: %w", err)
-	}
-	av, ok := v.(ast.Value)
-	if !ok {
-		return nil, fmt.Errorf("runtime: read the rules: %T is not an AST value", v)
-	}
-	return av, nil
 }
 
 // Session returns the engine's session state.
@@ -358,14 +308,7 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 			return d, nil
 		}
 	}
-	var opts []rego.EvalOption
-	if !e.pure {
-		opts = fastEval[:]
-	}
-	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals), opts...)
-	if errors.Is(err, ErrNoDecision) && !e.pure {
-		obj, err = faultDecision, nil
-	}
+	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals))
 	if err != nil {
 		return Decision{}, err
 	}
@@ -373,34 +316,26 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 	if err != nil {
 		return Decision{}, err
 	}
-	d.Message = message(d, in.Tool, in.Agent)
 	e.cache.put(key, d)
 	return d, nil
 }
 
-// Response evaluates regate.lib.message.response, the decision with the
-// message as the Rego library renders it: what an OPA server answers for
-// the same policy. Decide builds the same message in Go; the first call
-// prepares the query.
+// Response is the decision of a call as the plain document an OPA server
+// answers for Query on the same modules: the decision with its message.
 func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any, error) {
-	e.responseOnce.Do(func() {
-		e.response, e.responseErr = prepareQuery(ctx, ResponseQuery, e.out, e.pure)
-	})
-	if e.responseErr != nil {
-		return nil, e.responseErr
-	}
 	approvals, _ := e.session.current()
-	return evalObject(ctx, e.response, inputValue(facts.Build(call, e.env), approvals))
+	return evalObject(ctx, e.query, inputValue(facts.Build(call, e.env), approvals))
 }
 
 // evalTerm evaluates q and returns its one result as the AST object OPA
 // produced, sparing the conversion to Go maps.
-func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value, opts ...rego.EvalOption) (ast.Object, error) {
-	opts = append(opts, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics))
-	rs, err := q.Eval(ctx, opts...)
+func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Object, error) {
+	cancel, stop := watch(ctx)
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics),
+		rego.EvalExternalCancel(cancel))
+	stop()
 	if err == nil {
-		// A context cancelled while OPA was not watching it (fastEval) is
-		// still no decision.
+		// A context cancelled as the evaluation ended is still no decision.
 		err = ctx.Err()
 	}
 	if err != nil {
@@ -416,21 +351,23 @@ func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value, op
 	return obj, nil
 }
 
-// faultDecision is permission.rego's default decision: no check had an
-// outcome, so the call is blocked as a fault.
-var faultDecision = ast.NewObject(
-	item("action", term("deny")),
-	item("matched", term("<no-decision>")),
-	item("layer", term("fault")),
-	item("surface", term("")),
-	item("value", term("")),
-	item("origin", term("")),
-	item("at", term("")),
-	item("pos", term("-")),
-	item("reason", ast.StringTerm("regate reached no decision for this call; it is blocked")),
-	item("floor", term("")),
-	item("yolo", ast.InternedTerm(false)),
-)
+// watch is the cancellation of one evaluation, fired when ctx is done, and
+// the function that stops watching. OPA would otherwise start a goroutine
+// per evaluation to watch the context; a context that is never done (a
+// test's, a benchmark's) needs no cancellation of its own.
+func watch(ctx context.Context) (topdown.Cancel, func() bool) {
+	if ctx.Done() == nil {
+		return neverCancelled, noStop
+	}
+	c := topdown.NewCancel()
+	return c, context.AfterFunc(ctx, c.Cancel)
+}
+
+// neverCancelled is shared by every evaluation under a context that is
+// never done: nothing calls its Cancel.
+var neverCancelled = topdown.NewCancel()
+
+func noStop() bool { return true }
 
 // noMetrics spares each evaluation the timers OPA would otherwise allocate
 // and nobody reads.
@@ -468,9 +405,18 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 			}
 			forms[j] = b.term(ast.NewArray(vals...))
 		}
+		keys := b.slice(len(c.Keys))
+		for j, ks := range c.Keys {
+			vals := b.slice(len(ks))
+			for k, v := range ks {
+				vals[k] = b.str(v)
+			}
+			keys[j] = b.term(ast.NewArray(vals...))
+		}
 		// NewObject copies its items, so one scratch array serves every check;
-		// it holds surface, value, forms and every member checkMembers lists.
-		var kv [3 + checkStrings + checkFlags][2]*ast.Term
+		// it holds surface, value, forms, keys and every member checkMembers
+		// lists.
+		var kv [4 + checkStrings + checkFlags][2]*ast.Term
 		n := 0
 		add := func(key string, value *ast.Term) {
 			kv[n] = ast.Item(term(key), value)
@@ -479,6 +425,9 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 		add("surface", b.str(c.Surface))
 		add("value", b.str(c.Value))
 		add("forms", b.term(ast.NewArray(forms...)))
+		if len(c.Keys) > 0 {
+			add("keys", b.term(ast.NewArray(keys...)))
+		}
 		strs, flags := checkMembers(&c)
 		for _, f := range strs {
 			if f.value != "" {
@@ -524,11 +473,17 @@ type docBuilder struct {
 func newDocBuilder(in *facts.Input) docBuilder {
 	nTerms, nPtrs := 3, 0
 	for _, c := range in.Checks {
-		nTerms += 11 + len(c.Forms) // up to 9 strings, the forms array, the check, an array per form
-		nPtrs += 1 + len(c.Forms)
+		// up to 9 strings, the forms and keys arrays, the check, an array per
+		// form and per group of keys
+		nTerms += 12 + len(c.Forms) + len(c.Keys)
+		nPtrs += 2 + len(c.Forms) + len(c.Keys)
 		for _, f := range c.Forms {
 			nTerms += len(f)
 			nPtrs += len(f)
+		}
+		for _, ks := range c.Keys {
+			nTerms += len(ks)
+			nPtrs += len(ks)
 		}
 	}
 	return docBuilder{terms: make([]ast.Term, 0, nTerms), ptrs: make([]*ast.Term, 0, nPtrs)}

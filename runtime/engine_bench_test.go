@@ -94,9 +94,3 @@ func BenchmarkDecideTrace(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkDecidePure is BenchmarkDecide with the pure-Rego library, as
-// stock OPA evaluates it, for the ratio of the Go matcher.
-func BenchmarkDecidePure(b *testing.B) {
-	decideLoop(b, newEngine(b, testPolicy, runtime.WithCacheSize(0), runtime.WithPureRego()), sampleCalls)
-}

@@ -66,7 +66,8 @@ func FuzzDecide(f *testing.F) {
 // FuzzCall decides any tool call, given as the JSON a host sends ({"tool",
 // "input", "agent", "registered"}), under the bundled default policy and
 // its agents: never a Go error for a call that decodes, always allow, ask or
-// deny, and the Go fast path agreeing with the pure Rego stock OPA runs.
+// deny, and the same decision whether the candidate keys come from facts or
+// from the Rego library (a document without them).
 func FuzzCall(f *testing.F) {
 	for _, c := range workload.Calls(workload.Seed, 100) {
 		b, _ := json.Marshal(c)
@@ -85,31 +86,31 @@ func FuzzCall(f *testing.F) {
 		f.Fatal(err)
 	}
 	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/.env": "file", "/home/u/repo/link": "link:/home/u/.ssh"}
-	var engines []*runtime.Engine
-	for _, opts := range [][]runtime.Option{nil, {runtime.WithPureRego()}} {
-		e, err := runtime.New(ctx, out, append([]runtime.Option{runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithCacheSize(0)}, opts...)...)
-		if err != nil {
-			f.Fatal(err)
-		}
-		engines = append(engines, e)
+	e, err := runtime.New(ctx, out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(fsys), runtime.WithCacheSize(0))
+	if err != nil {
+		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		var call facts.Call
 		if json.Unmarshal([]byte(raw), &call) != nil {
 			t.Skip()
 		}
-		fast, errF := engines[0].Decide(ctx, call)
-		pure, errP := engines[1].Decide(ctx, call)
-		if errF != nil || errP != nil {
-			t.Fatalf("%s: %v / %v", raw, errF, errP)
+		in := e.Facts(call)
+		keyed, err := e.DecideFacts(ctx, in)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
 		}
-		switch fast.Action {
+		switch keyed.Action {
 		case "allow", "ask", "deny":
 		default:
-			t.Fatalf("%s: action %q", raw, fast.Action)
+			t.Fatalf("%s: action %q", raw, keyed.Action)
 		}
-		if fast != pure {
-			t.Fatalf("%s:\n fast %+v\n pure %+v", raw, fast, pure)
+		for i := range in.Checks {
+			in.Checks[i].Keys = nil
+		}
+		computed, err := e.DecideFacts(ctx, in)
+		if err != nil || computed != keyed {
+			t.Fatalf("%s:\n keys from facts %+v\n keys from Rego %+v (%v)", raw, keyed, computed, err)
 		}
 	})
 }

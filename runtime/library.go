@@ -22,7 +22,7 @@ import (
 // query can reach), the extra modules and store, once; evaluate it with
 // EvalLibrary.
 func PrepareLibrary(ctx context.Context, query string, store storage.Store, extra ...compiler.Module) (rego.PreparedEvalQuery, error) {
-	query, lib, err := queryModules(query, true)
+	lib, err := queryModules(query, extra)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, err
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 // TestBundledPolicyExamples: every bundled policy compiles without a
-// diagnostic and decides each of its inline examples as it says, with the
-// Go fast path and the pure Rego alike (as regate check does, from /).
+// diagnostic and decides each of its inline examples as it says (as regate
+// check does, from /).
 func TestBundledPolicyExamples(t *testing.T) {
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
 	for _, name := range names {
@@ -29,12 +29,8 @@ func TestBundledPolicyExamples(t *testing.T) {
 		for _, d := range out.Diagnostics {
 			t.Errorf("%s: %v", name, d)
 		}
-		for _, pure := range []bool{false, true} {
-			opts := []runtime.Option{runtime.WithCwd("/"), runtime.WithFS(facts.MapFS{})}
-			if pure {
-				opts = append(opts, runtime.WithPureRego())
-			}
-			e, err := runtime.New(context.Background(), out, opts...)
+		{
+			e, err := runtime.New(context.Background(), out, runtime.WithCwd("/"), runtime.WithFS(facts.MapFS{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,8 +40,8 @@ func TestBundledPolicyExamples(t *testing.T) {
 			}
 			for _, r := range results {
 				if !r.Passed {
-					t.Errorf("%s (pure %v): %s %v expects %s (matched %q), got %+v",
-						name, pure, r.Example.Tool, r.Example.Input, r.Example.Expect, r.Example.Matched, r.Decision)
+					t.Errorf("%s: %s %v expects %s (matched %q), got %+v",
+						name, r.Example.Tool, r.Example.Input, r.Example.Expect, r.Example.Matched, r.Decision)
 				}
 			}
 		}

@@ -25,17 +25,14 @@ func NewPool() *Pool { return &Pool{prepared: map[string]rego.PreparedEvalQuery{
 // first when p does not hold it yet.
 func WithPool(p *Pool) Option { return func(e *Engine) { e.pool = p } }
 
-func (p *Pool) get(ctx context.Context, out *compiler.Output, pure bool) (rego.PreparedEvalQuery, error) {
+func (p *Pool) get(ctx context.Context, out *compiler.Output) (rego.PreparedEvalQuery, error) {
 	key := out.Hash
-	if pure {
-		key += "/pure"
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if q, ok := p.prepared[key]; ok {
 		return q, nil
 	}
-	q, err := prepareQuery(ctx, Query, out, pure)
+	q, err := prepareQuery(ctx, decisionQuery, out)
 	if err != nil {
 		return q, err
 	}

@@ -33,7 +33,6 @@ func newDefaultEngines(t *testing.T, fsys facts.FS) defaultEngines {
 	return defaultEngines{
 		strict: []*runtime.Engine{
 			newEngine(t, strictPolicy, runtime.WithFS(fsys)),
-			newEngine(t, strictPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
 		},
 		plain: newEngine(t, plainPolicy, runtime.WithFS(fsys)),
 	}

@@ -36,7 +36,6 @@ func execConfigEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
 	return defaultEngines{
 		strict: []*runtime.Engine{
 			newEngine(t, writesAllowedPolicy, runtime.WithFS(fsys)),
-			newEngine(t, writesAllowedPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
 		},
 		plain: newEngine(t, plain, runtime.WithFS(fsys)),
 	}

@@ -86,7 +86,6 @@ func toolEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
 	return defaultEngines{
 		strict: []*runtime.Engine{
 			newEngine(t, toolsPolicy, runtime.WithFS(fsys)),
-			newEngine(t, toolsPolicy, runtime.WithFS(fsys), runtime.WithPureRego()),
 		},
 		plain: newEngine(t, plain, runtime.WithFS(fsys)),
 	}

@@ -31,11 +31,9 @@ const strictRules = `"permission": {"*": "allow",
 func TestStrictFloors(t *testing.T) {
 	plain := []*runtime.Engine{
 		newEngine(t, `{`+strictRules+`}`, runtime.WithFS(strictFS)),
-		newEngine(t, `{`+strictRules+`}`, runtime.WithFS(strictFS), runtime.WithPureRego()),
 	}
 	strict := []*runtime.Engine{
 		newEngine(t, `{"strict": true, `+strictRules+`}`, runtime.WithFS(strictFS)),
-		newEngine(t, `{"strict": true, `+strictRules+`}`, runtime.WithFS(strictFS), runtime.WithPureRego()),
 	}
 	for _, c := range []struct {
 		floor, cmd, want string

@@ -88,7 +88,6 @@ func TestStrictTreeReadYolo(t *testing.T) {
 	fsys := facts.MapFS{"/home/u/repo/.env": "file"}
 	for _, eng := range []*runtime.Engine{
 		newEngine(t, policy, runtime.WithFS(fsys)),
-		newEngine(t, policy, runtime.WithFS(fsys), runtime.WithPureRego()),
 	} {
 		in := eng.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "grep -r SECRET ."}})
 		in.Checks = append(in.Checks, facts.Check{Surface: "path", Value: ".", StrictOnly: true, Within: ".",

@@ -105,41 +105,42 @@ func readKnown(t *testing.T) knownFailures {
 	return known
 }
 
-// TestAgreement holds the runtime's Go fast paths to the Rego they stand in
-// for, on every permission case: the Go decision (regate_decide) and the
-// message Decide builds in Go, against regate.lib.message.response of the
-// pure-Rego library stock OPA runs, whole decision for whole decision.
+// TestBundleDocumentAgrees holds the embedded engine to the same policy as
+// stock OPA holds it, on every permission case: the engine builds the input
+// document and the rules as AST values and asks the generated decision; a
+// server reads both as JSON and answers the public query. One decider, two
+// encodings: they must give the same whole decision, message included.
 // Cases run as parallel subtests.
-func TestAgreement(t *testing.T) {
+func TestBundleDocumentAgrees(t *testing.T) {
 	t.Parallel()
 	cases, err := conformance.PermissionCases(filepath.Join(corpus, "permission.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	lib := newPureLibrary(t)
+	docs := newBundleDocs(t)
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			t.Parallel()
 			var out *compiler.Output
-			fast, call, err := c.EngineWith(ctx, runtime.NewPool(), func(o *compiler.Output) { out = o })
+			e, call, err := c.EngineWith(ctx, runtime.NewPool(), func(o *compiler.Output) { out = o })
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := fast.Decide(ctx, call)
+			a, err := e.Decide(ctx, call)
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := fast.Input(call)
+			doc, err := e.Input(call)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pure, err := lib.response(ctx, out, doc)
+			pure, err := docs.decide(ctx, out, doc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a != pure {
-				t.Errorf("Go   %+v\nRego %+v", a, pure)
+				t.Errorf("engine %+v\nbundle %+v", a, pure)
 			}
 		})
 	}

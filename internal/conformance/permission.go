@@ -117,7 +117,7 @@ func DecidePermission(ctx context.Context, pool *runtime.Pool, c *PermissionCase
 
 // Engine compiles the case's rule files into an engine with the case's
 // environment and session, and returns it with the case's call. Extra
-// options (runtime.WithPureRego) come last.
+// options come last.
 func (c *PermissionCase) Engine(ctx context.Context, pool *runtime.Pool, opts ...runtime.Option) (*runtime.Engine, facts.Call, error) {
 	return c.EngineWith(ctx, pool, nil, opts...)
 }

@@ -1,11 +1,10 @@
-# Package permission is the decision of one tool call: regate.lib.gate's
-# decide over the facts regate extracted (input) and the compiled rule sets
-# (data.regate.rules.*). When gate reaches no decision the call is blocked
-# as a fault.
+# Package permission is the decision of one tool call: the decision the
+# compiler generated for the policy (regate.gen.decision) over the facts
+# regate extracted (input), under the name stock OPA servers, opa eval and
+# opa test have always asked for. When there is no generated policy, the
+# call is blocked as a fault, as the generated decision does when it
+# reaches none.
 package regate.lib.permission
-
-import data.regate.lib.gate
-import data.regate.lib.sets
 
 # decision is the whole outcome of the call, as data.
 default decision := {
@@ -20,6 +19,7 @@ default decision := {
 	"reason": "regate reached no decision for this call; it is blocked",
 	"floor": "",
 	"yolo": false,
+	"message": "[regate] regate reached no decision for this call; it is blocked.",
 }
 
-decision := gate.decide(input, sets.compiled)
+decision := data.regate.gen.decision.decision

@@ -1,0 +1,300 @@
+package compiler
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/format"
+)
+
+// decisionSpec is everything the generated decision module is built from:
+// the three layers as decoded, what failed to load, and the policy's knobs
+// that change how a decision is composed.
+type decisionSpec struct {
+	home         string
+	strict, yolo bool
+	policy       Permission
+	policyFloors []any
+	hard         Permission
+	hardFloors   []any
+	agents       []agentSpec // sorted by name
+	sources      []string
+	// policyConfirms are the kinds of entries to confirm (matcher.go:
+	// starts, ends, globs) some surface of the policy files, so that the
+	// quick lookup confirms only those kinds.
+	policyConfirms map[string]bool
+	// policyMany is whether a surface of the policy files many of them
+	// (matcher.go, fewMaybe), so that the quick lookup walks the value's
+	// keys rather than the entries.
+	policyMany bool
+}
+
+type agentSpec struct {
+	name   string
+	perm   Permission
+	floors []any
+}
+
+// emitDecision renders regate/gen/decision.rego: the rule lookups of every
+// layer, specialised to the policy's patterns, and the decision rule that
+// composes them with the static helpers of regate.lib.decide.
+//
+// A lookup is one function per layer whose definitions form one else
+// chain, ordered from the most specific rule to the least (R1): the first
+// definition whose body holds is the most specific rule that matches. Each
+// body states the rule's surface and its pattern as expressions OPA's rule
+// index understands (==, startswith, endswith), so a lookup evaluates the
+// few definitions the index admits, not the whole chain.
+func emitDecision(spec *decisionSpec) (Module, error) {
+	const path = "regate/gen/decision.rego"
+	var b bytes.Buffer
+	b.WriteString(Header + "\n")
+	b.WriteString("#\n# The decision of one tool call under this policy (docs/design.md).\n\n")
+	b.WriteString("package regate.gen.decision\n\nimport data.regate.lib.decide\n\n")
+	fmt.Fprintf(&b, "sources := %s\n\n", mustJSON(nonNilStrings(spec.sources)))
+	fmt.Fprintf(&b, "strict := %t\n\n", spec.strict)
+
+	hasHard := len(spec.hard.Surfaces) > 0 || spec.hard.Fallback != nil
+	hasAgents := len(spec.agents) > 0
+	counted := "not c.strict_only"
+	if spec.strict {
+		counted = "not c.spec_only"
+	}
+
+	// The decision: every counted check's entry [severity, -index, layer,
+	// rule, flags], so that the largest is the most restrictive and, on a
+	// tie, the first (R13).
+	b.WriteString(faultDecision + "\n\n")
+	b.WriteString("decision := decide.unregistered if {\n\tinput.unregistered\n}")
+	if hasHard {
+		b.WriteString(" else := decide.assemble(e) if {\n\te := hard_guard\n}")
+	}
+	fmt.Fprintf(&b, " else := decide.assemble(%s) if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
+	writeFaultFloors(&b, spec)
+
+	// fast: only the policy's rules can decide (no session approval, no
+	// agent), so that an ordinary check is one lookup.
+	fmt.Fprintf(&b, "entries := [e |\n\tsome i, c in input.checks\n\t%s\n\te := quick(i, c)\n] if {\n\tfast\n} else := [e |\n\tsome i, c in input.checks\n\t%s\n\te := check(i, c)\n]\n\n", counted, counted)
+	b.WriteString("fast if {\n\tcount(object.get(input, [\"session\", \"approvals\"], {})) == 0\n")
+	if hasAgents {
+		b.WriteString("\tobject.get(input, \"agent\", \"\") == \"\"\n")
+	}
+	b.WriteString("}\n\n")
+	// The members that make a check more than one lookup: hard ones always
+	// (check), mild ones only when the rule found is one they change.
+	hard := []string{"error", "malformed", "unparseable"}
+	mild := []string{"bare", "within", "wrapper"}
+	floors := `["wrapper"]`
+	if spec.strict {
+		mild = append(mild, "strict")
+		floors = `["strict", "wrapper"]`
+	}
+	slices.Sort(mild)
+	// The entries to confirm, of the kinds the policy files.
+	sets := []string{"graph.reachable(m.graph, ks)"}
+	for _, kind := range []struct{ name, test string }{
+		{"starts", "startswith(f, e[1])"}, {"ends", "endswith(f, e[1])"}, {"globs", "glob.match(e[1], null, f)"},
+	} {
+		switch {
+		case !spec.policyConfirms[kind.name]:
+		case spec.policyMany:
+			sets = append(sets, fmt.Sprintf("{e[0] | some k in ks; some e in m.%s[k]; some f in grp; %s}", kind.name, kind.test))
+		default:
+			sets = append(sets, fmt.Sprintf("{e[0] | some k, es in m.%s; k in ks; some e in es; some f in grp; %s}", kind.name, kind.test))
+		}
+	}
+	nodes := sets[0]
+	if len(sets) > 1 {
+		nodes = "union({" + strings.Join(sets, ", ") + "})"
+	}
+	group := "[grp] := c.forms"
+	if len(sets) == 1 {
+		group = "count(c.forms) == 1"
+	}
+	lookup := fmt.Sprintf(`	%s
+	[ks] := c.keys
+	m := data.regate.rules.policy.surfaces[c.surface]
+	r := m.rules[max(%s)]
+`, group, nodes)
+
+	// quick is a check of one spelling group that one lookup decides when
+	// only the policy's rules can: an ordinary one, or one whose mild
+	// members do not change the rule found (a bare name is not gated by
+	// the catch-all, a recursive read caps a deny, a wrapper or a strict
+	// reason floors an allow); any other goes the whole way (check).
+	fmt.Fprintf(&b, `quick(i, c) := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	count(object.filter(c, %s)) == 0
+%s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	count(object.filter(c, %s)) == 0
+%s	[object.get(c, "bare", false), object.get(r, "catch_all", false)] != [true, true]
+	[object.get(c, "within", "") != "", r.sev] != [true, 2]
+	[count(object.filter(c, %s)) > 0, r.sev] != [true, 0]
+} else := check(i, c)
+
+`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, floors)
+	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
+	o := layered(i, c)
+}`)
+	if spec.strict {
+		b.WriteString(" else := decide.entry(decide.strict_floor(i, c)) if {\n\tc.strict\n}")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(`layered(i, c) := decide.top(os) if {
+	os := array.concat([o | some g, grp in c.forms; o := group(i, c, decide.keys(c, g), grp)], [decide.error(i, c) | c.error])
+	count(os) > 0
+} else := fallback(i) if {
+	c.surface != "path"
+	not c.bare
+	not c.role
+}
+
+group(i, c, ks, grp) := o if {
+	o := decide.session(i, c, ks, grp)
+}`)
+	if hasAgents {
+		b.WriteString(" else := decide.outcome(i, r, \"agent\") if {\n\tr := decide.counted(c, data.regate.rules.agents.agents[input.agent].surfaces[c.surface], ks, grp)\n}")
+	}
+	b.WriteString(" else := decide.outcome(i, r, \"policy\") if {\n\tr := decide.counted(c, data.regate.rules.policy.surfaces[c.surface], ks, grp)\n}\n\n")
+
+	// Fallbacks.
+	b.WriteString("fallback(i) := ")
+	agentFallbacks := map[string]any{}
+	for _, a := range spec.agents {
+		if a.perm.Fallback != nil {
+			agentFallbacks[a.name] = lookupValue(*a.perm.Fallback, 0, false)
+		}
+	}
+	if len(agentFallbacks) > 0 {
+		fmt.Fprintf(&b, "decide.outcome(i, r, \"agent\") if {\n\tr := %s[input.agent]\n} else := ", mustJSON(agentFallbacks))
+	}
+	if spec.policy.Fallback != nil {
+		fmt.Fprintf(&b, "decide.outcome(i, %s, \"policy\")\n\n", mustJSON(lookupValue(*spec.policy.Fallback, 0, false)))
+	} else {
+		fmt.Fprintf(&b, "decide.outcome(i, %s, \"fallback\")\n\n", mustJSON(map[string]any{"action": "ask", "pattern": "", "pos": "-", "sev": 1, "tail": Tail("", "", false)}))
+	}
+
+	// Hard guards.
+	if hasHard {
+		fallback := "[]"
+		if spec.hard.Fallback != nil {
+			fallback = fmt.Sprintf("[[2, 0, \"hard-guard\", %s, {\"fault\": false, \"floor\": \"\", \"yolo\": false}]]", mustJSON(lookupValue(Rule{Pattern: spec.hard.Fallback.Pattern, Action: Deny, Reason: spec.hard.Fallback.Reason, Pos: spec.hard.Fallback.Pos}, 0, false)))
+		}
+		fmt.Fprintf(&b, `hard_guard := os[0] if {
+	os := array.concat(
+		[o |
+			some i, c in input.checks
+			%s
+			some g, grp in c.forms
+			r := decide.best(data.regate.rules.hardguards.surfaces[c.surface], decide.keys(c, g), grp)
+			o := [2, 0 - i, "hard-guard", r, {"fault": false, "floor": "", "yolo": false}]
+		],
+		%s,
+	)
+}
+
+`, counted, fallback)
+	}
+
+	out, err := format.Source(path, b.Bytes())
+	if err != nil {
+		return Module{}, fmt.Errorf("compiler: format %s: %w\n%s", path, err, b.String())
+	}
+	return Module{Path: path, Text: string(out), Deps: []string{"data.regate.lib.decide"}}, nil
+}
+
+var severities = map[Action]int{Allow: 0, Ask: 1, Deny: 2}
+
+// lookupValue is a rule as a lookup returns it.
+func lookupValue(r Rule, rank int, catchAll bool) map[string]any {
+	v := map[string]any{"pattern": r.Pattern, "action": r.Action.String(), "pos": r.Pos.String(), "rank": rank, "sev": severities[r.Action],
+		"tail": Tail(r.Pattern, r.Reason, false)}
+	if r.Reason != "" {
+		v["reason"] = r.Reason
+	}
+	if catchAll {
+		v["catch_all"] = true
+	}
+	return v
+}
+
+// faultDecision is the decision when no check has an outcome: the call is
+// blocked as a fault.
+const faultDecision = `default decision := {
+	"action": "deny",
+	"matched": "<no-decision>",
+	"layer": "fault",
+	"surface": "",
+	"value": "",
+	"origin": "",
+	"at": "",
+	"pos": "-",
+	"reason": "regate reached no decision for this call; it is blocked",
+	"floor": "",
+	"yolo": false,
+	"message": "[regate] regate reached no decision for this call; it is blocked.",
+}`
+
+// finalFloors is the expression that floors the most restrictive entry e:
+// a shell tool's decisionFloor, the rule files that failed to load (only
+// when one did), then yolo (only when the policy sets it).
+func finalFloors(spec *decisionSpec) string {
+	final := "decide.shell_floor(e)"
+	switch {
+	case hasAgentFloors(spec):
+		final = "faulted(" + final + ")"
+	case len(spec.policyFloors)+len(spec.hardFloors) > 0:
+		final = fmt.Sprintf("decide.faulted(%s, %s)", final, mustJSON(slices.Concat(spec.policyFloors, spec.hardFloors)))
+	}
+	if spec.yolo {
+		final = "decide.yolo(" + final + ")"
+	}
+	return final
+}
+
+func hasAgentFloors(spec *decisionSpec) bool {
+	return slices.ContainsFunc(spec.agents, func(a agentSpec) bool { return len(a.floors) > 0 })
+}
+
+// writeFaultFloors writes faulted(e) when an agent file failed to load: its
+// floor applies only while that agent is active.
+func writeFaultFloors(b *bytes.Buffer, spec *decisionSpec) {
+	if !hasAgentFloors(spec) {
+		return
+	}
+	agentFloors := map[string]any{}
+	for _, a := range spec.agents {
+		if len(a.floors) > 0 {
+			agentFloors[a.name] = a.floors
+		}
+	}
+	static := nonNil(slices.Concat(spec.policyFloors, spec.hardFloors))
+	fmt.Fprintf(b, "faulted(e) := decide.faulted(e, floors) if {\n\tfloors := array.concat(%s, object.get(%s, input.agent, []))\n\tcount(floors) > 0\n} else := e\n\n", mustJSON(static), mustJSON(agentFloors))
+}
+
+func nonNil(xs []any) []any {
+	if xs == nil {
+		return []any{}
+	}
+	return xs
+}
+
+func nonNilStrings(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// mustJSON renders v as JSON, which is Rego's syntax for the same values.
+func mustJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only maps, slices, strings, numbers and booleans
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

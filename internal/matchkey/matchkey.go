@@ -1,0 +1,218 @@
+// Package matchkey is the one definition of the candidate keys that join a
+// value to the patterns that may match it, shared by the compiler (which
+// files each pattern under one key) and facts (which lists the keys of each
+// value in the input document). The generated Rego looks a value's keys up
+// in the compiled index and confirms what is left to confirm; it never scans
+// the rules.
+//
+// A key is a boundary of the value: "=" and the whole value; "<" and a
+// prefix that ends after a space (bash), a "/" (paths) or a ":" (mcp
+// targets); ">" and a suffix that starts at the last "/" of a path, after
+// it, or at a "." of its base name. Every value has the key "<" (the empty
+// prefix), where the patterns that align to no boundary wait to be
+// confirmed one by one.
+//
+// The keys depend on the value alone, never on the policy, so that one
+// document serves any policy. The Rego library computes the same keys for
+// a document that does not carry them (regate.lib.decide.keys), such as one
+// written by hand for a test; a test holds the two to the same decisions.
+package matchkey
+
+import "strings"
+
+// Class is how the values of a surface are cut into keys.
+type Class int
+
+const (
+	// Words: bash units, cut at spaces.
+	Words Class = iota
+	// Path: paths and every other tool surface, cut at "/" and ".".
+	Path
+	// Target: mcp targets ("server:tool"), cut after ":".
+	Target
+	// Name: skill names, never cut.
+	Name
+)
+
+// Limits on the boundaries that become keys, so that a long command or a
+// deep path costs a bounded number of lookups. A pattern whose literal part
+// reaches past them is filed at the last boundary within them and confirmed.
+const (
+	MaxWords   = 4
+	MaxDirs    = 12
+	MaxTargets = 2
+)
+
+// ClassOf is the class of a surface's values.
+func ClassOf(surface string) Class {
+	switch surface {
+	case "bash":
+		return Words
+	case "mcp":
+		return Target
+	case "skill":
+		return Name
+	}
+	return Path
+}
+
+// The separator a class cuts prefixes after, and how many of them count.
+func (c Class) cut() (sep byte, limit int) {
+	switch c {
+	case Words:
+		return ' ', MaxWords
+	case Path:
+		return '/', MaxDirs
+	case Target:
+		return ':', MaxTargets
+	}
+	return 0, 0
+}
+
+// Keys appends the candidate keys of value v of class c to dst and returns
+// the extended slice. Keys may repeat across the values of one group;
+// AppendGroup removes the repeats.
+func Keys(dst []string, c Class, v string) []string {
+	dst = append(dst, "="+v, "<")
+	sep, limit := c.cut()
+	for i, n := 0, 0; i < len(v) && n < limit; i++ {
+		if v[i] == sep {
+			n++
+			dst = append(dst, "<"+v[:i+1])
+		}
+	}
+	if c == Path {
+		b := strings.LastIndexByte(v, '/')
+		if b >= 0 {
+			dst = append(dst, ">"+v[b:])
+		}
+		if b+1 < len(v) {
+			dst = append(dst, ">"+v[b+1:])
+		}
+		for i := b + 2; i < len(v); i++ {
+			if v[i] == '.' {
+				dst = append(dst, ">"+v[i:])
+			}
+		}
+	}
+	return dst
+}
+
+// AppendGroup appends the keys of every value of a spelling group, each
+// once, in the order first seen.
+func AppendGroup(dst []string, c Class, group []string) []string {
+	start := len(dst)
+	for _, v := range group {
+		before := len(dst)
+		dst = Keys(dst, c, v)
+		// Drop the keys an earlier value of the group already gave.
+		kept := before
+		for _, k := range dst[before:] {
+			if !contains(dst[start:kept], k) {
+				dst[kept] = k
+				kept++
+			}
+		}
+		dst = dst[:kept]
+	}
+	return dst
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Op is what is left to confirm of a pattern filed under a key.
+type Op string
+
+const (
+	// Sure: the key holds exactly when the pattern matches.
+	Sure Op = ""
+	// Prefix, Suffix, Glob: the value must also start with, end with or
+	// match (glob.match, no delimiters) the entry's argument.
+	Prefix Op = "^"
+	Suffix Op = "$"
+	Glob   Op = "*"
+)
+
+// Entry is where one pattern is filed: its key, and what a value with the
+// key must still satisfy.
+type Entry struct {
+	Key string
+	Op  Op
+	Arg string
+}
+
+// Align files a pattern of class c, with runs of "*" collapsed, under the
+// key every value it matches has. glob is the pattern in the syntax of OPA's
+// glob.match, for a pattern that is neither exact, a prefix nor a suffix.
+func Align(c Class, pattern, glob string) Entry {
+	first := strings.IndexAny(pattern, "*?")
+	if first < 0 {
+		return Entry{Key: "=" + pattern}
+	}
+	lit := pattern[:first]
+	prefixOnly := pattern[first] == '*' && first == len(pattern)-1
+	if prefixOnly && lit == "" {
+		return Entry{Key: "<"} // the catch-all
+	}
+	op, arg := Glob, glob
+	if prefixOnly {
+		op, arg = Prefix, lit
+	}
+	key, exact := alignPrefix(c, lit)
+	if exact && prefixOnly {
+		return Entry{Key: key}
+	}
+	suffixOnly := first == 0 && pattern[0] == '*' && !strings.ContainsAny(pattern[1:], "*?")
+	if key == "<" && c == Path {
+		// No boundary in the literal prefix: a path may still have one in
+		// its literal suffix.
+		tail := pattern[strings.LastIndexAny(pattern, "*?")+1:]
+		if k, whole := alignSuffix(tail); k != "" {
+			if suffixOnly {
+				if whole {
+					return Entry{Key: k}
+				}
+				return Entry{Key: k, Op: Suffix, Arg: tail}
+			}
+			return Entry{Key: k, Op: Glob, Arg: glob}
+		}
+	}
+	if suffixOnly {
+		op, arg = Suffix, pattern[1:]
+	}
+	return Entry{Key: key, Op: op, Arg: arg}
+}
+
+// alignPrefix is the longest boundary prefix of lit that every value
+// starting with lit has as a key, and whether it is the whole of lit.
+func alignPrefix(c Class, lit string) (string, bool) {
+	sep, limit := c.cut()
+	end := 0
+	for i, n := 0, 0; i < len(lit) && n < limit; i++ {
+		if lit[i] == sep {
+			n++
+			end = i + 1
+		}
+	}
+	return "<" + lit[:end], end == len(lit)
+}
+
+// alignSuffix is the suffix key of a path every value ending with tail has:
+// from the last "/" of tail, else from its first ".", else none; and
+// whether it is the whole of tail.
+func alignSuffix(tail string) (string, bool) {
+	if b := strings.LastIndexByte(tail, '/'); b >= 0 {
+		return ">" + tail[b:], b == 0
+	}
+	if d := strings.IndexByte(tail, '.'); d >= 0 {
+		return ">" + tail[d:], d == 0
+	}
+	return "", false
+}

@@ -1,0 +1,47 @@
+package runtime
+
+import "github.com/open-policy-agent/opa/v1/ast"
+
+// terms are the input document's keys and its common values, built once
+// (and never changed) so that building a document allocates no key.
+var terms = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{
+		"tool", "unregistered", "checks", "session", "approvals", "agent", "floor", "ask",
+		"surface", "value", "forms", "keys", "origin", "at", "error", "wrapper", "unparseable",
+		"reason", "strict", "malformed", "within", "role", "bare", "strict_only", "spec_only",
+		"opaque", "indirection", "read", "keyspec", "",
+		// the surfaces of the built-in tools
+		"bash", "path", "write", "edit", "mcp", "skill", "task", "find", "grep", "ls", "glob", "list",
+	} {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
+
+// term is the prebuilt term of s, or a new one.
+func term(s string) *ast.Term {
+	if t, ok := terms[s]; ok {
+		return t
+	}
+	return ast.StringTerm(s)
+}
+
+// getString is the string member key of o, "" when absent or not a string.
+func getString(o ast.Object, key string) string {
+	s, _ := get(o, key).(ast.String)
+	return string(s)
+}
+
+// getBool is the boolean member key of o, false when absent or not one.
+func getBool(o ast.Object, key string) bool {
+	b, _ := get(o, key).(ast.Boolean)
+	return bool(b)
+}
+
+func get(o ast.Object, key string) ast.Value {
+	if t := o.Get(term(key)); t != nil {
+		return t.Value
+	}
+	return nil
+}
