@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/golden"
+	"github.com/regate/regate/internal/testkit/golden"
 	"github.com/regate/regate/policies"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/regate/regate/internal/gosrc"
+	"github.com/regate/regate/internal/testkit/gosrc"
 )
 
 // TestDecoderKeys holds each key list to the decoder that reads it: the

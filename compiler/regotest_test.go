@@ -13,7 +13,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/tester"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/golden"
+	"github.com/regate/regate/internal/testkit/golden"
 	regolib "github.com/regate/regate/rego"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/hosts"
-	"github.com/regate/regate/internal/golden"
+	"github.com/regate/regate/internal/testkit/golden"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )

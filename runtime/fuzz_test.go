@@ -8,7 +8,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )

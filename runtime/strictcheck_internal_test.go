@@ -6,7 +6,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/policies"
 )
 

@@ -12,12 +12,12 @@ import (
 	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/runtime"
 )
 
 // The workload benchmarks of issue 5 (docs/performance.md): the seeded
-// 1,000-command workload of internal/workload against its 33-rule bash
+// 1,000-command workload of internal/testkit/workload against its 33-rule bash
 // policy padded to 100, 1,000 and 10,000 rules. BenchmarkOPAFloor, in this
 // package, is the floor every run reports beside them.
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 	"github.com/regate/regate/runtime/delegate"
 )
 

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/regate/regate/compiler/delegation"
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 	"github.com/regate/regate/runtime/delegate"
 )
 
@@ -266,7 +266,7 @@ func (d *serveDecider) decision(ctx context.Context, id, route string, body any)
 // TestDelegationCeilingCasesThroughServe runs every ceiling case of the
 // delegation suite through the delegation endpoints, behind the guard:
 // serve must reach every expected decision, as the Rego ceiling and the Go
-// API do (internal/conformance).
+// API do (internal/testkit/conformance).
 func TestDelegationCeilingCasesThroughServe(t *testing.T) {
 	src, err := readCorpus("delegation.jsonl")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/stockopa"
+	"github.com/regate/regate/internal/testkit/stockopa"
 	"github.com/regate/regate/server"
 )
 

@@ -18,9 +18,9 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/procstat"
-	"github.com/regate/regate/internal/stockopa"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/procstat"
+	"github.com/regate/regate/internal/testkit/stockopa"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regate/regate/internal/procstat"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/procstat"
+	"github.com/regate/regate/internal/testkit/workload"
 )
 
 // soakClients is how many clients the soak runs at once.

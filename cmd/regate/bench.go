@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/runtime"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 )
 
 type conformanceParams struct {

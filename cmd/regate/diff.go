@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 )
 
 type diffParams struct {

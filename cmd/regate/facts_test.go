@@ -12,7 +12,7 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/stockopa"
+	"github.com/regate/regate/internal/testkit/stockopa"
 	"github.com/regate/regate/runtime"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/regate/regate/internal/sessiontrace"
+	"github.com/regate/regate/internal/testkit/sessiontrace"
 	"github.com/regate/regate/policies"
 )
 

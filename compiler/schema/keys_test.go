@@ -11,7 +11,7 @@ import (
 	"github.com/regate/regate/compiler/delegation"
 	"github.com/regate/regate/compiler/profile"
 	"github.com/regate/regate/compiler/schema"
-	"github.com/regate/regate/internal/gosrc"
+	"github.com/regate/regate/internal/testkit/gosrc"
 )
 
 // TestSchemaKeys holds every decoder to its schema: the keys a decoder

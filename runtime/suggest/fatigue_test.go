@@ -8,7 +8,7 @@ import (
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/compiler/action"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/sessiontrace"
+	"github.com/regate/regate/internal/testkit/sessiontrace"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 	"github.com/regate/regate/runtime/suggest"
@@ -73,7 +73,7 @@ func countAsks(ds []runtime.Decision) int {
 }
 
 // TestPromptFatigue replays the recorded session (3,000 calls of 40
-// sessions, internal/sessiontrace) under the bundled default policy,
+// sessions, internal/testkit/sessiontrace) under the bundled default policy,
 // suggests rules from what its people approved, and replays it again under
 // the policy with the suggestions written in: the prompts fall by at least
 // half, and no call that was denied, that a person rejected, or that a

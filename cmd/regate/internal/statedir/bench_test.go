@@ -7,7 +7,7 @@ import (
 
 	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/workload"
 )
 
 // BenchmarkCompile compares compiling a policy with reading it back from

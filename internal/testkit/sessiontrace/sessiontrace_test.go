@@ -9,15 +9,15 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/sessiontrace"
+	"github.com/regate/regate/internal/testkit/sessiontrace"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )
 
 const (
-	file    = "../../testdata/trace/session.jsonl"
-	calls   = "../../testdata/trace/calls.jsonl"
-	reviews = "../../testdata/trace/review.jsonl"
+	file    = "../../../testdata/trace/session.jsonl"
+	calls   = "../../../testdata/trace/calls.jsonl"
+	reviews = "../../../testdata/trace/review.jsonl"
 )
 
 // TestFileIsCurrent: testdata/trace/session.jsonl is what the generator
@@ -41,7 +41,7 @@ func TestFileIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, b.Bytes()) {
-		t.Fatal("testdata/trace/session.jsonl is stale: UPDATE_GOLDEN=1 go test ./internal/sessiontrace")
+		t.Fatal("testdata/trace/session.jsonl is stale: UPDATE_GOLDEN=1 go test ./internal/testkit/sessiontrace")
 	}
 }
 
@@ -73,7 +73,7 @@ func TestLogsAreCurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s is stale: UPDATE_GOLDEN=1 go test ./internal/sessiontrace", name)
+			t.Errorf("%s is stale: UPDATE_GOLDEN=1 go test ./internal/testkit/sessiontrace", name)
 		}
 	}
 }

@@ -84,7 +84,7 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	regateBin = filepath.Join(dir, "regate")
-	if out, err := exec.Command("go", "build", "-o", regateBin, "../../cmd/regate").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", regateBin, "../../../cmd/regate").CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		return 1
 	}

@@ -2,7 +2,7 @@
 // benchmark replays (testdata/trace/session.jsonl): a few thousand calls of
 // coding-agent sessions in one repository, each with the answer the person
 // gave had it asked. It is generated from a fixed seed, so the file can be
-// read, reviewed and regenerated (TestFileIsCurrent), like internal/workload.
+// read, reviewed and regenerated (TestFileIsCurrent), like internal/testkit/workload.
 //
 // The mix follows what a day with a coding agent looks like: mostly reading
 // (files, git status and diffs, searches), then the routine commands a

@@ -10,16 +10,16 @@ import (
 	"testing"
 
 	"github.com/regate/regate/compiler"
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 	"github.com/regate/regate/runtime"
 )
 
-const corpus = "../../testdata/conformance"
+const corpus = "../../../testdata/conformance"
 
 // TestCopyMatchesShared fails when the committed copy of the conformance
 // cases differs from ../shared/conformance, when that folder is present.
 func TestCopyMatchesShared(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared", "conformance")
+	shared := filepath.Join("..", "..", "..", "..", "shared", "conformance")
 	files, _ := filepath.Glob(filepath.Join(shared, "*"))
 	if len(files) == 0 {
 		t.Skip("no ../shared/conformance beside this checkout")

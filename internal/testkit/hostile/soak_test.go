@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regate/regate/internal/procstat"
+	"github.com/regate/regate/internal/testkit/procstat"
 )
 
 // shapes build hostile commands of a size n (about n bytes or n parts).

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	profilerules "github.com/regate/regate/compiler/profile"
-	"github.com/regate/regate/internal/stockopa"
+	"github.com/regate/regate/internal/testkit/stockopa"
 	regolib "github.com/regate/regate/rego"
 	"github.com/regate/regate/runtime/delegate"
 	"github.com/regate/regate/runtime/profile"
@@ -138,7 +138,7 @@ func profileInput(t *testing.T, c *profileCase) profilerules.Input {
 }
 
 // corpusDir is the copy of the conformance cases (the external tests' corpus).
-const corpusDir = "../../testdata/conformance"
+const corpusDir = "../../../testdata/conformance"
 
 func caseLines(t *testing.T, name string) [][]byte {
 	f, err := os.Open(filepath.Join(corpusDir, name))

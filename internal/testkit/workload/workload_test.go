@@ -31,7 +31,7 @@ func TestFilesAreCurrent(t *testing.T) {
 	for _, n := range Sizes {
 		files[fmt.Sprintf("policy-%d.jsonc", n)] = []byte(Policy(n))
 	}
-	dir := filepath.Join("..", "..", "testdata", "bench")
+	dir := filepath.Join("..", "..", "..", "testdata", "bench")
 	for name, want := range files {
 		path := filepath.Join(dir, name)
 		if os.Getenv("UPDATE_GOLDEN") == "1" {

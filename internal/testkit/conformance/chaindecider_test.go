@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 )
 
 // TestCeilingCasesThroughEachEntryPoint runs every ceiling case of the

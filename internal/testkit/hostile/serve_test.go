@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regate/regate/internal/procstat"
+	"github.com/regate/regate/internal/testkit/procstat"
 )
 
 // ServeRSS is the ceiling of serve's peak resident memory over the whole

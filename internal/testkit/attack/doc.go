@@ -65,7 +65,7 @@
 //
 // # Running it
 //
-// go test ./internal/attack/ runs 1,000 shapes of seed 1 (about 20 s on two
+// go test ./internal/testkit/attack/ runs 1,000 shapes of seed 1 (about 20 s on two
 // cores); REGATE_ATTACK_N and REGATE_ATTACK_SEED ask for another family,
 // REGATE_ATTACK_DUMP=FILE writes every result as JSON lines, and
 // REGATE_ATTACK_VERBOSE=1 logs the tolerated disagreements too. The tests

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/regate/regate/internal/attack"
+	"github.com/regate/regate/internal/testkit/attack"
 )
 
 // TestJudgeSeesWhatRuns holds the judge itself to commands whose effect is

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/regate/regate/internal/gosrc"
+	"github.com/regate/regate/internal/testkit/gosrc"
 )
 
 const src = `package p

@@ -18,9 +18,9 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/conformance"
-	"github.com/regate/regate/internal/stockopa"
-	"github.com/regate/regate/internal/workload"
+	"github.com/regate/regate/internal/testkit/conformance"
+	"github.com/regate/regate/internal/testkit/stockopa"
+	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/policies"
 	regolib "github.com/regate/regate/rego"
 	"github.com/regate/regate/runtime"

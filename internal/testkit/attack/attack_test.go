@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
-	"github.com/regate/regate/internal/attack"
+	"github.com/regate/regate/internal/testkit/attack"
 )
 
 // defaultShapes is sized for a run of well under a minute on two shared

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/regate/regate/internal/conformance"
+	"github.com/regate/regate/internal/testkit/conformance"
 	"github.com/regate/regate/runtime"
 )
 
