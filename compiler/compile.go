@@ -7,6 +7,8 @@ import (
 	"maps"
 	"os"
 	"slices"
+
+	regolib "github.com/regate/regate/rego"
 )
 
 // Source is one rule file: its name (used in every position) and content.
@@ -138,6 +140,7 @@ func inputHash(in Input, home string) string {
 		h.Write(b)
 	}
 	field([]byte(Version))
+	field([]byte(regolib.Hash()))
 	field([]byte(home))
 	source := func(kind string, s *Source) {
 		field([]byte(kind))
@@ -157,8 +160,11 @@ func inputHash(in Input, home string) string {
 }
 
 // Version names the compiler's output format; it changes whenever the
-// generated modules or data change shape.
-const Version = "regate-compiler/1"
+// generated modules or data change shape. A compiled policy's hash covers
+// it and the library the generated decision is composed with, so that
+// nothing compiled by another regate (a state folder's compiled policy, a
+// stored decision) is taken for this one's.
+const Version = "regate-compiler/2"
 
 // layer is one compiled rule set: its name under data.regate.rules, the files
 // it came from, and its data.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/metrics"
@@ -42,7 +43,10 @@ var ErrNoDecision = errors.New("runtime: the policy produced no decision")
 // Engine decides tool calls against one compiled policy. Build it once with
 // New; Decide is safe for concurrent use.
 type Engine struct {
+	// query is prepared by New, or on the first decision no cache answers
+	// when the engine loads its policy lazily (WithLoader).
 	query   rego.PreparedEvalQuery
+	prepare func(context.Context) error
 	env     facts.Env
 	session *Session
 	hash    string
@@ -50,6 +54,8 @@ type Engine struct {
 	out     *compiler.Output
 	cache   *decisionCache
 	cacheN  int
+	store   DecisionStore
+	load    func() (*compiler.Output, error)
 	// folds remembers, per working directory other than the engine's
 	// own, whether its file system folds case (a call's Scope).
 	folds *boundedCache[bool]
@@ -78,13 +84,20 @@ func WithCacheSize(n int) Option { return func(e *Engine) { e.cacheN = n } }
 // the engine keeps a session of its own.
 func WithSession(s *Session) Option { return func(e *Engine) { e.session = s } }
 
+// WithLoader builds the engine from out's metadata alone (its hash, home,
+// knobs and examples; Data and Modules may be nil): the whole compiled
+// policy is load's, called and prepared on the first decision that neither
+// the decision cache nor the store answers. A hook process that finds its
+// call in the store (WithDecisionStore) so never reads the rules nor
+// prepares OPA; a fault while loading is that decision's error.
+func WithLoader(load func() (*compiler.Output, error)) Option {
+	return func(e *Engine) { e.load = load }
+}
+
 // New prepares the compiled policy for evaluation: the Rego library and the
 // generated modules are parsed, compiled and prepared once here, never at
-// decision time.
+// decision time (or on the first decision that needs them, WithLoader).
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
-	if err := checkShape(out); err != nil {
-		return nil, err
-	}
 	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, out: out, cacheN: DefaultCacheSize}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
@@ -104,6 +117,37 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	e.cache = newDecisionCache(e.cacheN, DefaultCacheBytes)
 	e.env.Extract = cachedExtract(e.cacheN, DefaultCacheBytes)
 	e.folds = newBoundedCache(maxFoldDirs, maxFoldDirs*256, func(string, bool) int { return 0 })
+	if e.load == nil {
+		if err := e.prepareWith(ctx, out); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	var once sync.Once
+	var err error
+	e.prepare = func(ctx context.Context) error {
+		once.Do(func() {
+			var whole *compiler.Output
+			if whole, err = e.load(); err != nil {
+				err = fmt.Errorf("runtime: load the policy: %w", err)
+				return
+			}
+			if whole.Hash != e.hash {
+				err = fmt.Errorf("runtime: the policy loaded is not the one the engine was built for")
+				return
+			}
+			err = e.prepareWith(ctx, whole)
+		})
+		return err
+	}
+	return e, nil
+}
+
+// prepareWith prepares the decision query over out, whole.
+func (e *Engine) prepareWith(ctx context.Context, out *compiler.Output) error {
+	if err := checkShape(out); err != nil {
+		return err
+	}
 	var q rego.PreparedEvalQuery
 	var err error
 	if e.pool != nil {
@@ -112,10 +156,10 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 		q, err = prepareQuery(ctx, decisionQuery, out)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	e.query = q
-	return e, nil
+	return nil
 }
 
 // maxFoldDirs bounds how many working directories an engine remembers the
@@ -298,14 +342,26 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 		return Decision{}, fmt.Errorf("runtime: %w", err)
 	}
 	approvals, stamp := sess.current()
-	var key string
-	if e.cache != nil {
+	var key, stored string
+	if e.cache != nil || e.store != nil {
 		var err error
 		if key, err = documentKey(in, stamp); err != nil {
 			return Decision{}, fmt.Errorf("runtime: cache key: %w", err)
 		}
 		if d, ok := e.cache.get(key); ok {
 			return d, nil
+		}
+		if e.store != nil {
+			stored = storeKey(e.hash, key)
+			if d, ok := e.store.Get(stored); ok {
+				e.cache.put(key, d)
+				return d, nil
+			}
+		}
+	}
+	if e.prepare != nil {
+		if err := e.prepare(ctx); err != nil {
+			return Decision{}, err
 		}
 	}
 	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals))
@@ -317,12 +373,20 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 		return Decision{}, err
 	}
 	e.cache.put(key, d)
+	if e.store != nil {
+		e.store.Put(stored, d)
+	}
 	return d, nil
 }
 
 // Response is the decision of a call as the plain document an OPA server
 // answers for Query on the same modules: the decision with its message.
 func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any, error) {
+	if e.prepare != nil {
+		if err := e.prepare(ctx); err != nil {
+			return nil, err
+		}
+	}
 	approvals, _ := e.session.current()
 	return evalObject(ctx, e.query, inputValue(facts.Build(call, e.env), approvals))
 }

@@ -1,7 +1,7 @@
 package runtime
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sync"
@@ -27,11 +27,13 @@ type Session struct {
 	// built once per change and shared by every decision.
 	doc *ast.Term
 	// stamp names the session's approvals as they are now, in the
-	// decision cache's key: "" while there are none (every such session
-	// decides alike, so they share cached decisions), else 16 random
-	// bytes drawn at each change. One engine's cache serves many sessions
-	// (regate serve), so a decision cached under one session's approvals
-	// is never served to another, nor to this one after a change.
+	// decision cache's key: "" while there are none, else a digest of the
+	// approvals in order (they are the whole of the document's session
+	// member, which the home the patterns expand against completes, and
+	// the policy's hash covers that). Sessions with the same approvals
+	// decide alike and share cached decisions, in one engine (regate
+	// serve) and across processes (a DecisionStore); a change is a new
+	// stamp.
 	stamp string
 }
 
@@ -70,17 +72,18 @@ func (s *Session) Approve(a ...compiler.Approval) error {
 		return err
 	}
 	s.approvals, s.doc = next, sessionDoc(v)
-	s.stamp = newStamp()
+	s.stamp = approvalsStamp(next)
 	return nil
 }
 
-// newStamp is 16 random bytes: two stamps never meet in practice (a
-// collision is a 2^-128 chance per pair), and no counter is shared
-// between sessions.
-func newStamp() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
-	return string(b[:])
+// approvalsStamp digests approvals in order, each surface and pattern
+// length-prefixed so that no two lists meet.
+func approvalsStamp(approvals []compiler.Approval) string {
+	h := sha256.New()
+	for _, a := range approvals {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(a.Surface), a.Surface, len(a.Pattern), a.Pattern)
+	}
+	return string(h.Sum(nil))
 }
 
 // Approvals returns a copy of the session's approvals.

@@ -1,6 +1,7 @@
 package argmodel
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -101,8 +102,8 @@ type Program struct {
 	short      map[byte]*Opt
 	exact      map[string]*Opt
 	longs      []string // sorted long names (gnu), for prefix search
-	subs       map[string]*Program
-	defaultSub *Program
+	subs       map[string]*subcommand
+	defaultSub *subcommand
 	name       string // the program's name, for messages ("git status")
 }
 
@@ -187,6 +188,8 @@ type library struct {
 	err      error
 }
 
+// load decodes and checks every model (LoadError); a call decodes only the
+// model of its program (lookup).
 var load = sync.OnceValue(func() library {
 	progs, err := decode(modelFiles)
 	return library{programs: progs, err: err}
@@ -205,9 +208,7 @@ func decode(fsys fs.FS) (map[string]*Program, error) {
 			return nil, fmt.Errorf("argmodel: %w", err)
 		}
 		var f file
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
+		if err := decodeStrict(b, &f); err != nil {
 			return nil, fmt.Errorf("argmodel: %s: %w", n, err)
 		}
 		for _, p := range f.Programs {
@@ -228,8 +229,37 @@ func decode(fsys fs.FS) (map[string]*Program, error) {
 	return out, nil
 }
 
-// compile checks a program's model and builds its lookup tables.
+// decodeStrict decodes JSON refusing unknown fields: a misspelt key in a
+// model would otherwise drop what it says.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// compile checks a program's model and builds its lookup tables, its
+// subcommands' included.
 func (p *Program) compile(name string) error {
+	if err := p.compileBody(name); err != nil {
+		return err
+	}
+	var subs []*subcommand
+	for _, s := range p.Subcommands {
+		if len(s.Names) == 0 {
+			return fmt.Errorf("%s: a subcommand without names", name)
+		}
+		if err := s.compile(name + " " + s.Names[0]); err != nil {
+			return err
+		}
+		sub := &subcommand{names: s.Names, p: s}
+		sub.once.Do(func() {})
+		subs = append(subs, sub)
+	}
+	return p.compileSubs(name, subs)
+}
+
+// compileBody is compile but for the subcommands.
+func (p *Program) compileBody(name string) error {
 	p.name = name
 	if p.Syntax == "" {
 		p.Syntax = syntaxGNU
@@ -285,24 +315,51 @@ func (p *Program) compile(name string) error {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)
 		}
 	}
-	if len(p.Subcommands) > 0 {
-		if !p.Stop {
-			return fmt.Errorf("%s: a program with subcommands must stop at its first operand", name)
+	return nil
+}
+
+// subcommand is one subcommand's model, decoded and checked on first use
+// when its program was looked up lazily (lookup): git's model holds some
+// sixty of them, and a call uses one.
+type subcommand struct {
+	names []string
+	raw   []byte
+	once  sync.Once
+	p     *Program
+	err   error
+}
+
+// program returns the subcommand's model, decoding it on first use.
+func (s *subcommand) program(parent string) (*Program, error) {
+	s.once.Do(func() {
+		var p Program
+		if err := decodeStrict(s.raw, &p); err != nil {
+			s.err = fmt.Errorf("%s %s: %w", parent, s.names[0], err)
+			return
 		}
-		p.subs = map[string]*Program{}
-		for _, s := range p.Subcommands {
-			if len(s.Names) == 0 {
-				return fmt.Errorf("%s: a subcommand without names", name)
+		if err := p.compile(parent + " " + s.names[0]); err != nil {
+			s.err = err
+			return
+		}
+		s.p = &p
+	})
+	return s.p, s.err
+}
+
+// compileSubs indexes the subcommands of the program name.
+func (p *Program) compileSubs(name string, subs []*subcommand) error {
+	if len(subs) > 0 && !p.Stop {
+		return fmt.Errorf("%s: a program with subcommands must stop at its first operand", name)
+	}
+	if len(subs) > 0 {
+		p.subs = map[string]*subcommand{}
+	}
+	for _, s := range subs {
+		for _, n := range s.names {
+			if p.subs[n] != nil {
+				return fmt.Errorf("%s: the subcommand %s is listed twice", name, n)
 			}
-			if err := s.compile(name + " " + s.Names[0]); err != nil {
-				return err
-			}
-			for _, n := range s.Names {
-				if p.subs[n] != nil {
-					return fmt.Errorf("%s: the subcommand %s is listed twice", name, n)
-				}
-				p.subs[n] = s
-			}
+			p.subs[n] = s
 		}
 	}
 	if p.DefaultSubcommand != "" {
@@ -429,13 +486,14 @@ func (o *Opt) checkExtras(prog string) error {
 
 // Has reports whether a program (by base name) has a model.
 func Has(program string) bool {
-	return load().programs[program] != nil
+	_, ok := programIndex[program]
+	return ok
 }
 
 // Programs lists the programs that have a model, sorted.
 func Programs() []string {
 	var out []string
-	for n := range load().programs {
+	for n := range programIndex {
 		out = append(out, n)
 	}
 	sort.Strings(out)

@@ -1,6 +1,8 @@
 package argmodel_test
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -23,5 +25,29 @@ func TestModelsLoad(t *testing.T) {
 	}
 	if argmodel.Has("rm") {
 		t.Errorf("rm has a model; the table tests must cover it")
+	}
+}
+
+// TestIndexIsCurrent: index_table.go is what `go generate
+// ./bashfacts/argmodel` writes from the model files, and every program of
+// the index decodes to the model of the same name that decoding every file
+// gives.
+func TestIndexIsCurrent(t *testing.T) {
+	want, err := argmodel.IndexTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("index_table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatal("bashfacts/argmodel/index_table.go is stale: run go generate ./bashfacts/argmodel")
+	}
+	for _, p := range argmodel.Programs() {
+		a := argmodel.Parse(p, []argmodel.Arg{{Text: "--help"}, {Text: "x"}})
+		if strings.HasPrefix(a.Problem, "regate's argument models failed to load") {
+			t.Errorf("%s: %s", p, a.Problem)
+		}
 	}
 }

@@ -61,11 +61,10 @@ type Result struct {
 // Parse reads a program's arguments as the program does. program is its
 // base name; a program without a model gives a Result that is not Known.
 func Parse(program string, args []Arg) Result {
-	lib := load()
-	if lib.err != nil {
-		return Result{Known: true, Words: make([]Word, len(args)), Problem: "regate's argument models failed to load: " + lib.err.Error()}
+	p, err := lookup(program)
+	if err != nil {
+		return Result{Known: true, Words: make([]Word, len(args)), Problem: "regate's argument models failed to load: " + err.Error()}
 	}
-	p := lib.programs[program]
 	if p == nil {
 		return Result{}
 	}
@@ -160,14 +159,20 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			if !ps.finish(p) {
 				return
 			}
+			next, rest := sub, args[i+1:]
 			if sub == nil {
 				// yarn build is yarn run build: the word is the default
 				// subcommand's first operand.
-				ps.program(p.defaultSub, args[i:], off+i)
+				next, rest = p.defaultSub, args[i:]
+			} else {
+				words[i] = Word{Role: Subcommand, Value: a.Text}
+			}
+			model, err := next.program(p.name)
+			if err != nil {
+				ps.fail("regate's argument models failed to load: %v", err)
 				return
 			}
-			words[i] = Word{Role: Subcommand, Value: a.Text}
-			ps.program(sub, args[i+1:], off+i+1)
+			ps.program(model, rest, off+len(args)-len(rest))
 			return
 		}
 		operands = append(operands, i)

@@ -124,11 +124,19 @@ func runHook(ctx context.Context, p *hookParams, codec hosts.Codec, stdin io.Rea
 	}
 	p.rules.cwd = cwd
 	state := p.state.open(stderr)
-	out, err := p.rules.compileIn(stderr, state)
+	meta, load, err := p.rules.metaIn(stderr, state)
 	if err != nil {
 		return codec.Fail(req, "the policy cannot be read: "+errText(err))
 	}
-	eng, err := runtime.New(ctx, out, runtime.WithCwd(cwd))
+	opts := []runtime.Option{runtime.WithCwd(cwd), runtime.WithLoader(load)}
+	if state != nil {
+		// A call an earlier hook decided is answered from the state folder,
+		// without reading the rules or preparing OPA.
+		if store, err := state.Decisions(); err == nil {
+			opts = append(opts, runtime.WithDecisionStore(store))
+		}
+	}
+	eng, err := runtime.New(ctx, meta, opts...)
 	if err != nil {
 		return codec.Fail(req, errText(err))
 	}

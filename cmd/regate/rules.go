@@ -229,6 +229,32 @@ func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir, extra ...compile
 	return out, nil
 }
 
+// metaIn is compileIn for a caller that may need only the policy's
+// metadata: with a state folder, what an earlier process compiled is read
+// back as metadata, and load reads (or compiles) the rules when a decision
+// needs them (runtime.WithLoader). Without one, the rules are compiled now
+// and load returns them.
+func (f *ruleFlags) metaIn(w io.Writer, state *statedir.Dir) (meta *compiler.Output, load func() (*compiler.Output, error), err error) {
+	if state == nil {
+		out, err := f.compileIn(w, nil)
+		return out, func() (*compiler.Output, error) { return out, nil }, err
+	}
+	in, err := f.input()
+	if err != nil {
+		return nil, nil, err
+	}
+	var opts []compiler.Option
+	if f.home != "" {
+		opts = append(opts, compiler.WithHome(f.home))
+	}
+	meta, load, err = state.Meta(in, opts...)
+	if err != nil {
+		return nil, nil, withCode(exitFault, err)
+	}
+	printDiagnostics(w, meta.Diagnostics)
+	return meta, load, nil
+}
+
 // printDiagnostics prints one line per diagnostic. A diagnostic quotes
 // what it read (a key, a file name from an agents folder), so every
 // character that is not printable is escaped: a rule file cannot add a line

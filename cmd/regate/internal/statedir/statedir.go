@@ -88,6 +88,33 @@ func (d *Dir) Compile(in compiler.Input, opts ...compiler.Option) (out *compiler
 	return out, false, nil
 }
 
+// Meta returns the metadata of the compiled policy of in (its hash, home,
+// knobs, diagnostics and examples; no rules and no modules) and a load
+// that returns the whole of it: a hook process whose call the stored
+// decisions answer (Decisions) reads only the metadata. When no earlier
+// call compiled the rule files, they are compiled now and stored, and
+// load returns what was compiled.
+func (d *Dir) Meta(in compiler.Input, opts ...compiler.Option) (*compiler.Output, func() (*compiler.Output, error), error) {
+	hash := compiler.InputHash(in, opts...)
+	if b, err := os.ReadFile(filepath.Join(d.root, hash, metaFile)); err == nil {
+		var c cached
+		if json.Unmarshal(b, &c) == nil && c.Hash == hash && c.Output != nil && c.Output.Hash == hash {
+			return c.Output, func() (*compiler.Output, error) {
+				out, _, err := d.Compile(in, opts...)
+				return out, err
+			}, nil
+		}
+	}
+	out, _, err := d.Compile(in, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, func() (*compiler.Output, error) { return out, nil }, nil
+}
+
+// metaFile is the compiled policy without its rules and modules.
+const metaFile = "meta.json"
+
 func (d *Dir) store(hash string, out *compiler.Output) error {
 	// The compiled data holds AST values (matchers built once); stored as
 	// the plain JSON they stand for, they load back to the same values.
@@ -105,16 +132,27 @@ func (d *Dir) store(hash string, out *compiler.Output) error {
 	}
 	o := *out
 	o.Data = data
-	b, err := json.Marshal(cached{Hash: hash, Output: &o})
-	if err != nil {
-		return err
-	}
 	dir := filepath.Join(d.root, hash)
 	if err := mkdir(dir); err != nil {
 		return err
 	}
 	d.prune(hash)
-	tmp, err := os.CreateTemp(dir, "compiled-*.tmp")
+	if err := writeFile(dir, "compiled.json", cached{Hash: hash, Output: &o}); err != nil {
+		return err
+	}
+	meta := *out
+	meta.Data, meta.Modules = nil, nil
+	return writeFile(dir, metaFile, cached{Hash: hash, Output: &meta})
+}
+
+// writeFile writes v as JSON to dir/name through a temporary file renamed
+// into place, so that a reader sees a whole file or none.
+func writeFile(dir, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, name+"-*.tmp")
 	if err != nil {
 		return err
 	}
@@ -126,7 +164,7 @@ func (d *Dir) store(hash string, out *compiler.Output) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, "compiled.json"))
+	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }
 
 // prune removes the folders of other policies left unmodified for
