@@ -55,27 +55,54 @@ func (c Class) cut() (sep byte, limit int) {
 // the extended slice. Keys may repeat across the values of one group;
 // AppendGroup removes the repeats.
 func Keys(dst []string, c Class, v string) []string {
-	dst = append(dst, "="+v, "<")
+	// Every key is a part of one string, "=" v "<" v and ">" and each
+	// suffix, so that a value's keys cost one allocation: a prefix key is
+	// a prefix of "<" v.
+	var room [8]int
+	suffixes := room[:0] // where each suffix key starts in v
+	if c == Path {
+		b := strings.LastIndexByte(v, '/')
+		if b >= 0 {
+			suffixes = append(suffixes, b)
+		}
+		if b+1 < len(v) {
+			suffixes = append(suffixes, b+1)
+		}
+		for i := b + 2; i < len(v); i++ {
+			if v[i] == '.' {
+				suffixes = append(suffixes, i)
+			}
+		}
+	}
+	size := 2 + 2*len(v)
+	for _, at := range suffixes {
+		size += 1 + len(v) - at
+	}
+	var buf strings.Builder
+	buf.Grow(size)
+	buf.WriteByte('=')
+	buf.WriteString(v)
+	buf.WriteByte('<')
+	buf.WriteString(v)
+	for _, at := range suffixes {
+		buf.WriteByte('>')
+		buf.WriteString(v[at:])
+	}
+	all := buf.String()
+	lv := all[1+len(v) : 2+2*len(v)] // "<" v
+	dst = append(dst, all[:1+len(v)], "<")
 	sep, limit := c.cut()
 	for i, n := 0, 0; i < len(v) && n < limit; i++ {
 		if v[i] == sep {
 			n++
-			dst = append(dst, "<"+v[:i+1])
+			dst = append(dst, lv[:i+2])
 		}
 	}
-	if c == Path {
-		b := strings.LastIndexByte(v, '/')
-		if b >= 0 {
-			dst = append(dst, ">"+v[b:])
-		}
-		if b+1 < len(v) {
-			dst = append(dst, ">"+v[b+1:])
-		}
-		for i := b + 2; i < len(v); i++ {
-			if v[i] == '.' {
-				dst = append(dst, ">"+v[i:])
-			}
-		}
+	off := 2 + 2*len(v)
+	for _, at := range suffixes {
+		n := 1 + len(v) - at
+		dst = append(dst, all[off:off+n])
+		off += n
 	}
 	return dst
 }

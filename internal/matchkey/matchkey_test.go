@@ -187,3 +187,24 @@ func TestAlign(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysOfManyDots: a base name with many dots has a suffix key at each.
+func TestKeysOfManyDots(t *testing.T) {
+	got := matchkey.Keys(nil, matchkey.Path, "a.b.c.d.e.f.g.h.i.j.k")
+	if n := len(got); n != 2+1+10 {
+		t.Fatalf("%d keys: %q", n, got)
+	}
+	if got[len(got)-1] != ">.k" {
+		t.Fatalf("last key %q", got[len(got)-1])
+	}
+}
+
+// BenchmarkKeys is the keys of one path, which facts lists for every
+// spelling.
+func BenchmarkKeys(b *testing.B) {
+	b.ReportAllocs()
+	var dst []string
+	for b.Loop() {
+		dst = matchkey.Keys(dst[:0], matchkey.Path, "/home/u/repo/src/app/main.go")
+	}
+}

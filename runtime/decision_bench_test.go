@@ -1,0 +1,86 @@
+package runtime_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/testkit/workload"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// BenchmarkDecision is issue 31's first figure: the whole embedded
+// decision, facts given (the input document built beforehand, the cache
+// off), over the workload's calls, under the bench policy at 33 and 10,000
+// rules and the bundled default policy (strict mode). Beside ns/op (the
+// mean) it reports the median decision (p50-µs) and the 90th percentile.
+func BenchmarkDecision(b *testing.B) {
+	for _, p := range []struct {
+		name string
+		src  []byte
+	}{
+		{"bench-33", []byte(workload.Policy(33))},
+		{"bench-10000", []byte(workload.Policy(10000))},
+		{"default", policies.Default()},
+	} {
+		b.Run(p.name, func(b *testing.B) {
+			out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: p.src}}, compiler.WithHome("/home/u"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			calls := workload.Calls(workload.Seed, 1000)
+			inputs := make([]*facts.Input, len(calls))
+			for i, c := range calls {
+				inputs[i] = e.Facts(c)
+			}
+			ctx := context.Background()
+			lat := make([]time.Duration, 0, 1<<16)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := e.DecideFacts(ctx, inputs[i%len(inputs)]); err != nil {
+					b.Fatal(err)
+				}
+				if len(lat) < cap(lat) {
+					lat = append(lat, time.Since(t0))
+				}
+				i++
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds())/1000, "p90-µs")
+		})
+	}
+}
+
+// BenchmarkThreeUnitCall decides one bash call of three units (and the
+// spelling check strict mode adds), facts given, under the bench policy:
+// the call docs/performance.md times stock OPA on with `opa bench`, on the
+// bundle of the same policy and the document `regate facts` prints.
+func BenchmarkThreeUnitCall(b *testing.B) {
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(workload.Policy(33))}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "git status && rm -rf build && ls src"}})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.DecideFacts(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
