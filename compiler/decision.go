@@ -93,25 +93,9 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 		floors = `["strict", "wrapper"]`
 	}
 	slices.Sort(mild)
-	// The entries to confirm, of the kinds the policy files.
-	sets := []string{"graph.reachable(m.graph, ks)"}
-	for _, kind := range []struct{ name, test string }{
-		{"starts", "startswith(f, e[1])"}, {"ends", "endswith(f, e[1])"}, {"globs", "glob.match(e[1], null, f)"},
-	} {
-		switch {
-		case !spec.policyConfirms[kind.name]:
-		case spec.policyMany:
-			sets = append(sets, fmt.Sprintf("{e[0] | some k in ks; some e in m.%s[k]; some f in grp; %s}", kind.name, kind.test))
-		default:
-			sets = append(sets, fmt.Sprintf("{e[0] | some k, es in m.%s; k in ks; some e in es; some f in grp; %s}", kind.name, kind.test))
-		}
-	}
-	nodes := sets[0]
-	if len(sets) > 1 {
-		nodes = "union({" + strings.Join(sets, ", ") + "})"
-	}
+	nodes := confirmedNodes(spec, "grp", "ks")
 	group := "[grp] := c.forms"
-	if len(sets) == 1 {
+	if !strings.HasPrefix(nodes, "union(") {
 		group = "count(c.forms) == 1"
 	}
 	lookup := fmt.Sprintf(`	%s
@@ -120,21 +104,36 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	r := m.rules[max(%s)]
 `, group, nodes)
 
-	// quick is a check of one spelling group that one lookup decides when
-	// only the policy's rules can: an ordinary one, or one whose mild
-	// members do not change the rule found (a bare name is not gated by
-	// the catch-all, a recursive read caps a deny, a wrapper or a strict
-	// reason floors an allow); any other goes the whole way (check).
+	// The same lookup for each of many spelling groups (a recursive
+	// read's walk): the most restrictive group's rule, the first on a tie,
+	// as layered composes them.
+	wide := fmt.Sprintf(`	count(c.forms) > 1
+	m := data.regate.rules.policy.surfaces[c.surface]
+	[_, _, r] := max([[q.sev, 0 - g, q] |
+		some g, forms in c.forms
+		keys := c.keys[g]
+		q := m.rules[max(%s)]
+	])
+`, confirmedNodes(spec, "forms", "keys"))
+
+	// quick is a check that lookups decide when only the policy's rules
+	// can: an ordinary one, or one whose mild members do not change the
+	// rule found (a bare name is not gated by the catch-all, a recursive
+	// read caps a deny, a wrapper or a strict reason floors an allow); any
+	// other goes the whole way (check).
+	mildOK := `	[object.get(c, "bare", false), object.get(r, "catch_all", false)] != [true, true]
+	[object.get(c, "within", "") != "", r.sev] != [true, 2]
+	[count(object.filter(c, ` + floors + `)) > 0, r.sev] != [true, 0]
+`
 	fmt.Fprintf(&b, `quick(i, c) := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
 %s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
-%s	[object.get(c, "bare", false), object.get(r, "catch_all", false)] != [true, true]
-	[object.get(c, "within", "") != "", r.sev] != [true, 2]
-	[count(object.filter(c, %s)) > 0, r.sev] != [true, 0]
-} else := check(i, c)
+%s%s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	count(object.filter(c, %s)) == 0
+%s%s} else := check(i, c)
 
-`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, floors)
+`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK, mustJSON(hard), wide, mildOK)
 	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
 	o := layered(i, c)
 }`)
@@ -297,4 +296,27 @@ func mustJSON(v any) string {
 		panic(err) // only maps, slices, strings, numbers and booleans
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// confirmedNodes is the Rego set of the rank nodes of the policy's rules
+// that match one spelling group, the variable grp, whose candidate keys are
+// the variable ks: the nodes the keys reach, and the entries to confirm of
+// the kinds the policy files (matcher.go).
+func confirmedNodes(spec *decisionSpec, grp, ks string) string {
+	sets := []string{fmt.Sprintf("graph.reachable(m.graph, %s)", ks)}
+	for _, kind := range []struct{ name, test string }{
+		{"starts", "startswith(f, e[1])"}, {"ends", "endswith(f, e[1])"}, {"globs", "glob.match(e[1], null, f)"},
+	} {
+		switch {
+		case !spec.policyConfirms[kind.name]:
+		case spec.policyMany:
+			sets = append(sets, fmt.Sprintf("{e[0] | some k in %s; some e in m.%s[k]; some f in %s; %s}", ks, kind.name, grp, kind.test))
+		default:
+			sets = append(sets, fmt.Sprintf("{e[0] | some k, es in m.%s; k in %s; some e in es; some f in %s; %s}", kind.name, ks, grp, kind.test))
+		}
+	}
+	if len(sets) == 1 {
+		return sets[0]
+	}
+	return "union({" + strings.Join(sets, ", ") + "})"
 }

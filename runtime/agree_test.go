@@ -30,20 +30,30 @@ func TestCandidateKeysAgreeOnWorkload(t *testing.T) {
 		t.Fatalf("the workload has %d calls; want at least 900", len(calls))
 	}
 	names, _ := fs.Glob(policies.FS, "*.jsonc")
-	names = append(names, "workload-33")
+	names = append(names, "workload-33", "tree")
 	if len(names)*len(calls) < 10000 {
 		t.Errorf("%d policies and %d calls give %d decisions to compare; the workload should give at least 10,000", len(names), len(calls), len(names)*len(calls))
 	}
 	ctx := context.Background()
 	fsys := facts.MapFS{"/home/u/repo/id_rsa": "file", "/home/u/repo/keys": "dir", "/home/u/repo/link": "link:/etc",
-		"/home/u/repo/loop1": "link:loop2", "/home/u/repo/loop2": "link:loop1"}
+		"/home/u/repo/loop1": "link:loop2", "/home/u/repo/loop2": "link:loop1",
+		// A tree for recursive reads: a within check of many spelling
+		// groups, decided by one lookup per group when keys are listed.
+		"/home/u/repo/keys/a.go": "file", "/home/u/repo/keys/.env": "file", "/home/u/repo/keys/sub/id_rsa": "file",
+		"/home/u/repo/keys/sub/b.pem": "file", "/home/u/repo/keys/z.lock": "file"}
 	// Each policy is its own parallel subtest, with its own engines.
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			src, _ := fs.ReadFile(policies.FS, name)
-			if name == "workload-33" {
+			switch name {
+			case "workload-33":
 				src = []byte(workload.Policy(33))
+			case "tree":
+				// Groups of a walk that meet different rules of one
+				// severity: the first group's rule is the one reported.
+				src = []byte(`{"strict": true, "permission": {"bash": {"*": "allow"},
+					"path": {"*": "allow", "*.lock": "ask", "*.pem": "ask", "keys/sub/*": "ask", "*.env": "allow", "*.go": "allow"}}}`)
 			}
 			in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
 			if name == "hard-guards.jsonc" {
@@ -113,6 +123,9 @@ func mixedCalls(t testing.TB) []facts.Call {
 	calls = append(calls, call("mcp", `{"tool": "fs:read", "arguments": {"path": [".env", 2]}}`))
 	calls = append(calls, sampleCalls...)
 	calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": "cat loop1 id_rsa keys && ls link/"}})
+	for _, cmd := range []string{"grep -r x keys", "grep -r x keys/sub", "rg x .", "ls -R keys", "sudo grep -r x keys", "du -a keys/sub", "find keys -name '*.go'"} {
+		calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
+	}
 	// The generated benchmark workload of issue 5, whole.
 	calls = append(calls, workload.Calls(workload.Seed, 1000)...)
 	return calls

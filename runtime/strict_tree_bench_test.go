@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/internal/matchkey"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )
 
 // BenchmarkTreeReadDecision decides grep -r x . under the default policy
 // (strict on) with a within check of 5000 paths, facts' bound for one
-// recursive read (facts/tree.go), on the Go fast path and uncached.
+// recursive read (facts/tree.go), with their candidate keys, uncached.
 func BenchmarkTreeReadDecision(b *testing.B) {
 	src, err := fs.ReadFile(policies.FS, "default.jsonc")
 	if err != nil {
@@ -26,7 +27,11 @@ func BenchmarkTreeReadDecision(b *testing.B) {
 		rel := fmt.Sprintf("src/d%d/f%d.go", i/50, i)
 		forms[i] = []string{rel, "/home/u/repo/" + rel}
 	}
-	in.Checks = append(in.Checks, facts.Check{Surface: "path", Value: ".", Forms: forms, StrictOnly: true, Within: "."})
+	keys := make([][]string, len(forms))
+	for i, f := range forms {
+		keys[i] = matchkey.AppendGroup(nil, matchkey.Path, f)
+	}
+	in.Checks = append(in.Checks, facts.Check{Surface: "path", Value: ".", Forms: forms, Keys: keys, StrictOnly: true, Within: "."})
 	b.ReportAllocs()
 	for b.Loop() {
 		if d, err := eng.DecideFacts(context.Background(), in); err != nil || d.Action != "allow" {
