@@ -15,8 +15,8 @@ import (
 const BundleRoot = "regate"
 
 // Bundle is the compiled policy as an OPA bundle for stock OPA servers:
-// the static library as stock OPA runs it (pure Rego, none of the embedded
-// runtime's Go builtins), the generated modules, and the compiled rules as
+// the static library and the generated modules, the same modules the
+// embedded runtime evaluates (no custom builtin), and the compiled rules as
 // plain JSON data, under the root "regate", with the policy's hash as the
 // revision. Write it with bundle.NewWriter; sign it with its
 // GenerateSignature.

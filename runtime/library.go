@@ -18,7 +18,7 @@ import (
 // the Engine: the library loaded and pruned the same way, and a result
 // that is not exactly one value read as ErrNoDecision, a fault.
 
-// PrepareLibrary prepares query over the pure-Rego library (the modules
+// PrepareLibrary prepares query over regate's Rego library (the modules
 // query can reach), the extra modules and store, once; evaluate it with
 // EvalLibrary.
 func PrepareLibrary(ctx context.Context, query string, store storage.Store, extra ...compiler.Module) (rego.PreparedEvalQuery, error) {

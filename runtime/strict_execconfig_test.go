@@ -28,16 +28,13 @@ const writesAllowedPolicy = `{
   }
 }`
 
-// execConfigEngines are writesAllowedPolicy with strict on (fast and pure
-// Rego) and off.
+// execConfigEngines are writesAllowedPolicy with strict on and off.
 func execConfigEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
 	t.Helper()
 	plain := strings.Replace(writesAllowedPolicy, `"strict": true`, `"strict": false`, 1)
 	return defaultEngines{
-		strict: []*runtime.Engine{
-			newEngine(t, writesAllowedPolicy, runtime.WithFS(fsys)),
-		},
-		plain: newEngine(t, plain, runtime.WithFS(fsys)),
+		strict: newEngine(t, writesAllowedPolicy, runtime.WithFS(fsys)),
+		plain:  newEngine(t, plain, runtime.WithFS(fsys)),
 	}
 }
 
@@ -107,14 +104,12 @@ func TestStrictExecConfigWrites(t *testing.T) {
 	} {
 		t.Run(c.tool+" "+c.path, func(t *testing.T) {
 			call := facts.Call{Tool: c.tool, Input: map[string]any{"path": c.path}}
-			for i, eng := range engines.strict {
-				d, err := eng.Decide(context.Background(), call)
-				if err != nil || string(d.Action) != c.want {
-					t.Errorf("strict (pure=%v): %s (%s, %v); want %s", i == 1, d.Action, d.Matched, err, c.want)
-				}
-				if c.want == "ask" && (d.Matched != "<strict-floor>" || !strings.Contains(d.Reason, "configures code that")) {
-					t.Errorf("strict (pure=%v): matched %q, reason %q; want the strict floor's reason", i == 1, d.Matched, d.Reason)
-				}
+			d, err := engines.strict.Decide(context.Background(), call)
+			if err != nil || string(d.Action) != c.want {
+				t.Errorf("strict: %s (%s, %v); want %s", d.Action, d.Matched, err, c.want)
+			}
+			if c.want == "ask" && (d.Matched != "<strict-floor>" || !strings.Contains(d.Reason, "configures code that")) {
+				t.Errorf("strict: matched %q, reason %q; want the strict floor's reason", d.Matched, d.Reason)
 			}
 			if d, err := engines.plain.Decide(context.Background(), call); err != nil || string(d.Action) != c.plain {
 				t.Errorf("without strict mode: %s (%s, %v); want %s", d.Action, d.Matched, err, c.plain)

@@ -80,14 +80,12 @@ const toolsPolicy = `{
   }
 }`
 
-// toolEngines are toolsPolicy with strict mode (fast and pure) and without.
+// toolEngines are toolsPolicy with strict mode and without.
 func toolEngines(t *testing.T, fsys facts.MapFS) defaultEngines {
 	plain := strings.Replace(toolsPolicy, `"strict": true`, `"strict": false`, 1)
 	return defaultEngines{
-		strict: []*runtime.Engine{
-			newEngine(t, toolsPolicy, runtime.WithFS(fsys)),
-		},
-		plain: newEngine(t, plain, runtime.WithFS(fsys)),
+		strict: newEngine(t, toolsPolicy, runtime.WithFS(fsys)),
+		plain:  newEngine(t, plain, runtime.WithFS(fsys)),
 	}
 }
 

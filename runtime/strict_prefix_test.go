@@ -26,7 +26,7 @@ func TestStrictApprovalNamesThePrefix(t *testing.T) {
 	ctx := context.Background()
 	{
 		engines := newDefaultEngines(t, facts.MapFS{"/home/u/repo/README": "file"})
-		e := engines.strict[0]
+		e := engines.strict
 		decide := func(cmd string) (string, string) {
 			d, err := e.Decide(ctx, facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
 			if err != nil {

@@ -95,7 +95,7 @@ func shellEngines(t *testing.T, policy, cwd string) defaultEngines {
 	plain := strings.Replace(src, `"strict": true`, `"strict": false`, 1)
 	opts := []runtime.Option{runtime.WithFS(shellFS), runtime.WithCwd(cwd)}
 	return defaultEngines{
-		strict: []*runtime.Engine{newEngine(t, src, opts...)},
+		strict: newEngine(t, src, opts...),
 		plain:  newEngine(t, plain, opts...),
 	}
 }

@@ -33,7 +33,8 @@
 // # The same cases through other entry points
 //
 // The permission cases are exported for tests that decide them another way
-// (the pure Rego library, a stock OPA server, mutated policies):
+// (stock OPA's evaluator on the bundle, a stock OPA server, mutated
+// policies):
 // PermissionCases reads them, PermissionCase.Setup turns one into compiler
 // input, environment and call, and Engine, EngineWith and DecidePermission
 // build the engine and decide.

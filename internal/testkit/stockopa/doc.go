@@ -6,8 +6,8 @@
 //
 // Eval evaluates a Data API path (for example
 // "regate/lib/permission/decision") with an input against the bundle of a
-// compiler.Output, with stock OPA's rego package and the pure Rego
-// library: none of the embedded runtime's Go builtins. It builds no
+// compiler.Output, with stock OPA's rego package and nothing of the
+// embedded runtime (its caches, its input conversion). It builds no
 // binary, so it runs in -short mode and under the race detector. A path
 // that is undefined for the input is an error.
 //

@@ -14,8 +14,8 @@ import (
 // Eval evaluates the Data API path (for example
 // "regate/lib/permission/decision") with input against the bundle of out,
 // as `opa run --bundle` would, with stock OPA's rego package in this
-// process: the pure Rego library, none of the embedded runtime's Go
-// builtins. It builds no binary, so it runs in -short mode and under the
+// process: nothing of the embedded runtime (its caches, its input
+// conversion). It builds no binary, so it runs in -short mode and under the
 // race detector too.
 func Eval(ctx context.Context, out *compiler.Output, path string, input any) (any, error) {
 	b, err := out.Bundle()
