@@ -77,7 +77,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 
 	// fast: only the policy's rules can decide (no session approval, no
 	// agent), so that an ordinary check is one lookup.
-	fmt.Fprintf(&b, "entries := [e |\n\tsome i, c in input.checks\n\t%s\n\te := quick(i, c)\n] if {\n\tfast\n} else := [e |\n\tsome i, c in input.checks\n\t%s\n\te := check(i, c)\n]\n\n", counted, counted)
+	fmt.Fprintf(&b, "entries := [e |\n\tsome i, c in input.checks\n\t%s\n\te := quick(i, c)\n\te != null\n] if {\n\tfast\n} else := [e |\n\tsome i, c in input.checks\n\t%s\n\te := check(i, c)\n]\n\n", counted, counted)
 	b.WriteString("fast if {\n\tcount(object.get(input, [\"session\", \"approvals\"], {})) == 0\n")
 	if hasAgents {
 		b.WriteString("\tobject.get(input, \"agent\", \"\") == \"\"\n")
@@ -107,6 +107,11 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	// The same lookup for each of many spelling groups (a recursive
 	// read's walk): the most restrictive group's rule, the first on a tie,
 	// as layered composes them.
+	wideNodes := confirmedNodes(spec, "forms", "keys")
+	everyForms := "forms" // strict Rego: a variable every declares is used
+	if !strings.Contains(wideNodes, "forms") {
+		everyForms = "_"
+	}
 	wide := fmt.Sprintf(`	count(c.forms) > 1
 	m := data.regate.rules.policy.surfaces[c.surface]
 	[_, _, r] := max([[q.sev, 0 - g, q] |
@@ -114,7 +119,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 		keys := c.keys[g]
 		q := m.rules[max(%s)]
 	])
-`, confirmedNodes(spec, "forms", "keys"))
+`, wideNodes)
 
 	// quick is a check that lookups decide when only the policy's rules
 	// can: an ordinary one, or one whose mild members do not change the
@@ -129,11 +134,22 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	count(object.filter(c, %s)) == 0
 %s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
-%s%s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+%s%s} else := null if {
+	count(object.filter(c, %s)) == 0
+	c.bare
+	count(c.keys) == count(c.forms)
+	m := data.regate.rules.policy.surfaces[c.surface]
+	every g, %s in c.forms {
+		keys := c.keys[g]
+		m.rules[max(%s)].catch_all
+	}
+} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
 %s%s} else := check(i, c)
 
-`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK, mustJSON(hard), wide, mildOK)
+`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK,
+		mustJSON(slices.Concat(hard, slices.DeleteFunc(slices.Clone(mild), func(m string) bool { return m == "bare" }))),
+		everyForms, wideNodes, mustJSON(hard), wide, mildOK)
 	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
 	o := layered(i, c)
 }`)

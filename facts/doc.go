@@ -21,6 +21,12 @@
 // spellings; for mcp, the derived targets; for skill, the name; for bash, the
 // command.
 //
+// Each check also lists, per group, its candidate keys ("keys": the
+// spellings' exact, prefix and suffix keys, package internal/matchkey), so
+// that the compiled rules are found by lookups instead of a scan. The keys
+// are an input feature, not a decision: a document without them decides
+// the same, the Rego computing them (regate.lib.decide.keys).
+//
 // # Paths
 //
 // A path is expanded (~, $HOME, ${HOME}), normalised lexically, made

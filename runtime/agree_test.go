@@ -52,7 +52,9 @@ func TestCandidateKeysAgreeOnWorkload(t *testing.T) {
 			case "tree":
 				// Groups of a walk that meet different rules of one
 				// severity: the first group's rule is the one reported.
-				src = []byte(`{"strict": true, "permission": {"bash": {"*": "allow"},
+				// A bare spelling of a unit counts only under a rule that
+				// names it (rm -fr), never under the catch-all.
+				src = []byte(`{"strict": true, "permission": {"bash": {"*": "allow", "rm -fr *": "deny"},
 					"path": {"*": "allow", "*.lock": "ask", "*.pem": "ask", "keys/sub/*": "ask", "*.env": "allow", "*.go": "allow"}}}`)
 			}
 			in := compiler.Input{Policy: &compiler.Source{Name: name, Data: src}}
@@ -123,7 +125,7 @@ func mixedCalls(t testing.TB) []facts.Call {
 	calls = append(calls, call("mcp", `{"tool": "fs:read", "arguments": {"path": [".env", 2]}}`))
 	calls = append(calls, sampleCalls...)
 	calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": "cat loop1 id_rsa keys && ls link/"}})
-	for _, cmd := range []string{"grep -r x keys", "grep -r x keys/sub", "rg x .", "ls -R keys", "sudo grep -r x keys", "du -a keys/sub", "find keys -name '*.go'"} {
+	for _, cmd := range []string{"grep -r x keys", "grep -r x keys/sub", "rg x .", "ls -R keys", "sudo grep -r x keys", "du -a keys/sub", "find keys -name '*.go'", "rm -rf build", "rm -r -f build"} {
 		calls = append(calls, facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
 	}
 	// The generated benchmark workload of issue 5, whole.

@@ -63,24 +63,35 @@ func BenchmarkDecision(b *testing.B) {
 }
 
 // BenchmarkThreeUnitCall decides one bash call of three units (and the
-// spelling check strict mode adds), facts given, under the bench policy:
-// the call docs/performance.md times stock OPA on with `opa bench`, on the
-// bundle of the same policy and the document `regate facts` prints.
+// spelling check strict mode adds), facts given, under the bench policy
+// and the bundled default policy: the call docs/performance.md times stock
+// OPA on with `opa bench`, on the bundle of the same policy and the
+// document `regate facts` prints.
 func BenchmarkThreeUnitCall(b *testing.B) {
-	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: []byte(workload.Policy(33))}}, compiler.WithHome("/home/u"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	in := e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "git status && rm -rf build && ls src"}})
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := e.DecideFacts(ctx, in); err != nil {
-			b.Fatal(err)
-		}
+	for _, p := range []struct {
+		name string
+		src  []byte
+	}{
+		{"bench-33", []byte(workload.Policy(33))},
+		{"default", policies.Default()},
+	} {
+		b.Run(p.name, func(b *testing.B) {
+			out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: p.src}}, compiler.WithHome("/home/u"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "git status && rm -rf build && ls src"}})
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.DecideFacts(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,11 +1,18 @@
 // Package statedir keeps, in a folder, what a short-lived process such as
 // a `regate hook` call must neither redo nor lose between calls: the
-// compiled policy, keyed by the hash of the rule files it came from, and
-// the approvals of each session, keyed by the policy's identity.
+// compiled policy, keyed by the hash of the rule files it came from, the
+// decisions made (Decisions), and the approvals of each session, keyed by
+// the policy's identity.
 //
 //	<root>/<policy hash>/compiled.json
+//	<root>/<policy hash>/meta.json      the compiled policy without rules or modules
+//	<root>/decisions/<2 hex>/<key>       a decision, with its MAC
+//	<root>/key                           the MAC key of the decisions
 //	<root>/sessions/<digest of the session id>/<digest of the policy>.jsonl
 //	<root>/sessions/<digest of the session id>/<digest of the policy>.policy
+//
+// A hook call reads meta.json first (Meta): when a stored decision answers
+// the call, neither the rules nor OPA are loaded.
 //
 // The identity of a policy is the caller's: regate names a policy file by
 // its absolute, symlink-resolved path, and the bundled default policy by
