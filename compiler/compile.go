@@ -164,7 +164,7 @@ func inputHash(in Input, home string) string {
 // it and the library the generated decision is composed with, so that
 // nothing compiled by another regate (a state folder's compiled policy, a
 // stored decision) is taken for this one's.
-const Version = "regate-compiler/3"
+const Version = "regate-compiler/4"
 
 // layer is one compiled rule set: its name under data.regate.rules, the files
 // it came from, and its data.
