@@ -28,14 +28,7 @@ func BenchmarkDecision(b *testing.B) {
 		{"default", policies.Default()},
 	} {
 		b.Run(p.name, func(b *testing.B) {
-			out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: p.src}}, compiler.WithHome("/home/u"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
-			if err != nil {
-				b.Fatal(err)
-			}
+			e := uncachedEngine(b, p.src)
 			calls := workload.Calls(workload.Seed, 1000)
 			inputs := make([]*facts.Input, len(calls))
 			for i, c := range calls {
@@ -76,14 +69,7 @@ func BenchmarkThreeUnitCall(b *testing.B) {
 		{"default", policies.Default()},
 	} {
 		b.Run(p.name, func(b *testing.B) {
-			out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: p.src}}, compiler.WithHome("/home/u"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
-			if err != nil {
-				b.Fatal(err)
-			}
+			e := uncachedEngine(b, p.src)
 			in := e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "git status && rm -rf build && ls src"}})
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -94,4 +80,19 @@ func BenchmarkThreeUnitCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// uncachedEngine is policy src compiled for a home of /home/u and decided
+// in /home/u/repo on an empty file system, with no decision cache.
+func uncachedEngine(b *testing.B, src []byte) *runtime.Engine {
+	b.Helper()
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: src}}, compiler.WithHome("/home/u"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := runtime.New(context.Background(), out, runtime.WithCwd("/home/u/repo"), runtime.WithFS(facts.MapFS{}), runtime.WithCacheSize(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
 }
