@@ -215,11 +215,17 @@ func queryModules(query string, extra []compiler.Module) (map[string]string, err
 }
 
 // moduleOptions are the library's modules, in path order so that
-// preparation is deterministic, then the extra (generated) modules.
+// preparation is deterministic, then the extra (generated) modules. The
+// library's are parsed once per process (OPA's compiler copies the
+// modules it is given, so one parse serves every preparation).
 func moduleOptions(lib map[string]string, extra []compiler.Module) []func(*rego.Rego) {
 	opts := make([]func(*rego.Rego), 0, len(lib)+len(extra))
 	for _, p := range slices.Sorted(maps.Keys(lib)) {
-		opts = append(opts, rego.Module(p, lib[p]))
+		if m := parsedLibrary(p, lib[p]); m != nil {
+			opts = append(opts, rego.ParsedModule(m))
+		} else {
+			opts = append(opts, rego.Module(p, lib[p])) // preparation reports the error
+		}
 	}
 	for _, m := range extra {
 		opts = append(opts, rego.Module(m.Path, m.Text))
@@ -576,4 +582,22 @@ func (b *docBuilder) slice(n int) []*ast.Term {
 	start := len(b.ptrs)
 	b.ptrs = b.ptrs[:start+n]
 	return b.ptrs[start : start+n : start+n]
+}
+
+// parsedModules are the library's modules as parsed, by path and text.
+var parsedModules sync.Map // [2]string{path, text} → *ast.Module
+
+// parsedLibrary is the library module text at path, parsed as Rego v1;
+// nil when it does not parse.
+func parsedLibrary(path, text string) *ast.Module {
+	key := [2]string{path, text}
+	if m, ok := parsedModules.Load(key); ok {
+		return m.(*ast.Module)
+	}
+	m, err := ast.ParseModuleWithOpts(path, text, ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		return nil
+	}
+	parsedModules.Store(key, m)
+	return m
 }

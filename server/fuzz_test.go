@@ -2,9 +2,11 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/regate/regate/compiler"
@@ -35,6 +37,7 @@ func FuzzRequest(f *testing.F) {
 		f.Fatal(err)
 	}
 	h := s.Handler()
+	var sessions atomic.Int64
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, jsonRequest("/v1/data/regate/decision", body))
@@ -50,18 +53,14 @@ func FuzzRequest(f *testing.F) {
 		} else if r != nil {
 			t.Fatalf("%q: status %d with a result %v", body, rec.Code, r)
 		}
-		// A fresh server for the approval, so that approvals do not pile up
-		// in one session over a long run.
-		fresh, err := server.New(server.Config{Initial: out, Compile: func() (*compiler.Output, error) { return out, nil }, Cwd: "/repo"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The session is asked about make first, so that the seed approving
-		// it is taken.
-		freshH := fresh.Handler()
-		freshH.ServeHTTP(httptest.NewRecorder(), jsonRequest("/v1/data/regate/decision", `{"input": {"tool": "bash", "input": {"command": "make"}, "session": "fuzz"}}`))
+		// A session of its own for the approval, so that approvals do not
+		// pile up in one session over a long run (the server bounds its
+		// sessions); the session is asked about make first, so that the
+		// seed approving it is taken.
+		session := fmt.Sprintf("fuzz-%d", sessions.Add(1))
+		h.ServeHTTP(httptest.NewRecorder(), jsonRequest("/v1/data/regate/decision", `{"input": {"tool": "bash", "input": {"command": "make"}, "session": "`+session+`"}}`))
 		rec = httptest.NewRecorder()
-		freshH.ServeHTTP(rec, jsonRequest("/v1/sessions/fuzz/approvals", body))
+		h.ServeHTTP(rec, jsonRequest("/v1/sessions/"+session+"/approvals", body))
 		if rec.Code != http.StatusNoContent && rec.Code != http.StatusBadRequest && rec.Code != http.StatusForbidden {
 			t.Fatalf("%q: approvals answered %d", body, rec.Code)
 		}
