@@ -86,13 +86,13 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	// The members that make a check more than one lookup: hard ones always
 	// (check), mild ones only when the rule found is one they change.
 	hard := []string{"error", "malformed", "unparseable"}
-	mild := []string{"bare", "within", "wrapper"}
-	floors := `["wrapper"]`
+	flooring := []string{"wrapper"} // the members that floor an allow
 	if spec.strict {
-		mild = append(mild, "strict")
-		floors = `["strict", "wrapper"]`
+		flooring = []string{"strict", "wrapper"}
 	}
-	slices.Sort(mild)
+	floors := mustJSON(flooring)
+	besidesBare := slices.Sorted(slices.Values(append([]string{"within"}, flooring...)))
+	mild := slices.Sorted(slices.Values(append([]string{"bare"}, besidesBare...)))
 	nodes := confirmedNodes(spec, "grp", "ks")
 	group := "[grp] := c.forms"
 	if !strings.HasPrefix(nodes, "union(") {
@@ -124,8 +124,10 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	// quick is a check that lookups decide when only the policy's rules
 	// can: an ordinary one, or one whose mild members do not change the
 	// rule found (a bare name is not gated by the catch-all, a recursive
-	// read caps a deny, a wrapper or a strict reason floors an allow); any
-	// other goes the whole way (check).
+	// read caps a deny, a wrapper or a strict reason floors an allow). A
+	// bare name whose every spelling only the catch-all reaches counts for
+	// nothing (null, which entries leaves out). Any other check goes the
+	// whole way (check).
 	mildOK := `	[object.get(c, "bare", false), object.get(r, "catch_all", false)] != [true, true]
 	[object.get(c, "within", "") != "", r.sev] != [true, 2]
 	[count(object.filter(c, ` + floors + `)) > 0, r.sev] != [true, 0]
@@ -148,8 +150,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 %s%s} else := check(i, c)
 
 `, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK,
-		mustJSON(slices.Concat(hard, slices.DeleteFunc(slices.Clone(mild), func(m string) bool { return m == "bare" }))),
-		everyForms, wideNodes, mustJSON(hard), wide, mildOK)
+		mustJSON(slices.Concat(hard, besidesBare)), everyForms, wideNodes, mustJSON(hard), wide, mildOK)
 	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
 	o := layered(i, c)
 }`)
