@@ -168,9 +168,9 @@ type Token struct {
 	// Filters narrow what a recursive read of the token's folder reads
 	// (grep --include, --exclude, --exclude-dir); nil when none.
 	Filters *Filters `json:"filters,omitempty"`
-	// Into lists, for a write target of cp, mv or install, the base names
-	// of the command's other paths: when the target is a folder, the files
-	// written are these names inside it.
+	// Into lists, for a write target of cp, mv, install or ln, the base
+	// names of the command's other paths: when the target is a folder, the
+	// files written are these names inside it.
 	Into []string `json:"into,omitempty"`
 }
 

@@ -326,12 +326,14 @@ func (m *modelRead) attachFilters(toks []Token) {
 }
 
 // intoFolder are the programs that, given a folder as their target, write
-// each source inside it under its base name.
-var intoFolder = set("cp", "mv", "install")
+// each source inside it under its base name (ln TARGET with no link name
+// links into the working folder: its model gives "." as the folder).
+var intoFolder = set("cp", "mv", "install", "ln")
 
-// attachInto gives the write targets of cp, mv and install the base names
-// of the command's other paths (Token.Into): a target that is a folder is
-// written as folder/NAME, which strict mode decides as the write it is.
+// attachInto gives the write targets of cp, mv, install and ln the base
+// names of the command's other paths (Token.Into): a target that is a
+// folder is written as folder/NAME, which strict mode decides as the write
+// it is.
 func attachInto(prog string, toks []Token) {
 	if !intoFolder[prog] {
 		return

@@ -84,7 +84,7 @@ func roleChecksOf(tokens []bashfacts.Token) int {
 	return n
 }
 
-// appendIntoChecks adds, for a write target of cp, mv or install that is a
+// appendIntoChecks adds, for a write target of cp, mv, install or ln that is a
 // folder, the files written inside it (bashfacts.Token.Into): cp x.lock
 // build/ writes build/x.lock, which meets write *.lock as cp x.lock
 // build/x.lock does. Each is a strict-only path check with its write

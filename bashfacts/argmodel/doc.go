@@ -59,7 +59,10 @@
 //     unless (modes that must all be on, or all off, for the slot to
 //     count) and default (the operand the program uses when the many slot
 //     gets none: grep -r reads "."). An operand no slot takes is not
-//     understood.
+//     understood. A slot with assign in place of a role takes operands
+//     NAME=value, the value in the role the map gives NAME (dd:
+//     {"if": "read", "of": "write", "bs": "value", …}); an operand without
+//     "=", or whose NAME the map does not hold, is not understood.
 //   - assignments: an operand NAME=value is a value, not a file (awk).
 //   - plus_commands: a reason the program floors a +WORD in an option
 //     position (less +cmd runs less commands, shell escapes included).

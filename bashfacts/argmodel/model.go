@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -165,7 +166,8 @@ const (
 
 // Slot takes operands.
 type Slot struct {
-	Role    string   `json:"role"`
+	// Role is the role of the slot's operands; "" for an Assign slot.
+	Role    string   `json:"role,omitempty"`
 	Many    bool     `json:"many,omitempty"`
 	Last    bool     `json:"last,omitempty"`
 	If      []string `json:"if,omitempty"`
@@ -175,6 +177,11 @@ type Slot struct {
 	// branch NAME creates a branch), limited by FloorIfContains.
 	Floor           string   `json:"floor,omitempty"`
 	FloorIfContains []string `json:"floor_if_contains,omitempty"`
+	// Assign makes the slot's operands NAME=value, the value in the role
+	// its NAME maps to (dd's if=FILE is read, of=FILE written, bs=N a
+	// value); an operand without "=", or whose NAME is not in the map, is
+	// not understood.
+	Assign map[string]string `json:"assign,omitempty"`
 }
 
 //go:embed models/*.json
@@ -305,8 +312,8 @@ func (p *Program) compileBody(name string) error {
 		return fmt.Errorf("%s: leading_number names %s, which is not an option", name, p.LeadingNumber)
 	}
 	for _, s := range p.Operands {
-		if !roles[s.Role] {
-			return fmt.Errorf("%s: an operand has the unknown role %q", name, s.Role)
+		if err := s.check(name); err != nil {
+			return err
 		}
 		if s.Default != "" && !s.Many {
 			return fmt.Errorf("%s: only a many slot has a default", name)
@@ -409,6 +416,31 @@ func (p *Program) checkProgram(name string) error {
 	for _, s := range p.Operands {
 		if len(s.FloorIfContains) > 0 && s.Floor == "" {
 			return fmt.Errorf("%s: an operand has floor_if_contains without floor", name)
+		}
+	}
+	return nil
+}
+
+// check checks a slot's role, or the roles of its assignments.
+func (s *Slot) check(prog string) error {
+	if s.Assign == nil {
+		if !roles[s.Role] {
+			return fmt.Errorf("%s: an operand has the unknown role %q", prog, s.Role)
+		}
+		return nil
+	}
+	if s.Role != "" || s.Default != "" || s.Floor != "" {
+		return fmt.Errorf("%s: an assign slot takes its roles from assign, and has no default or floor", prog)
+	}
+	if len(s.Assign) == 0 {
+		return fmt.Errorf("%s: an assign slot names no assignment", prog)
+	}
+	for _, n := range slices.Sorted(maps.Keys(s.Assign)) {
+		if n == "" || strings.Contains(n, "=") {
+			return fmt.Errorf("%s: assign names %q, which is no NAME of NAME=value", prog, n)
+		}
+		if r := s.Assign[n]; !roles[r] {
+			return fmt.Errorf("%s: assign gives %s the unknown role %q", prog, n, r)
 		}
 	}
 	return nil

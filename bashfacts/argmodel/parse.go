@@ -262,6 +262,10 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 
 func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, assignments bool) {
 	a := args[i]
+	if s.Assign != nil {
+		ps.assigned(p, a, &words[i], s)
+		return
+	}
 	if assignments && !a.Dynamic && IsAssignment(a.Text) {
 		words[i] = Word{Role: Value, Value: a.Text}
 		if p.AssignmentsFloor != "" {
@@ -276,6 +280,23 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	ps.checkValue(p, s.Role, a.Text)
 	if s.Floor != "" && (len(s.FloorIfContains) == 0 || containsAny(a.Text, s.FloorIfContains)) {
 		ps.fail("%s %s %s", p.name, quoted(a.Text), s.Floor)
+	}
+}
+
+// assigned reads the operand a of an assign slot: NAME=value, the value
+// in the role s.Assign gives NAME (dd of=FILE), held by the word w as an
+// attached value is. NAME is read up to the first "=", as dd reads it.
+func (ps *parser) assigned(p *Program, a Arg, w *Word, s *Slot) {
+	name, val, ok := strings.Cut(a.Text, "=")
+	role := s.Assign[name]
+	switch {
+	case !ok || role == "":
+		ps.fail("%s: the operand %s is not NAME=value with a NAME in regate's model of %s", p.name, quoted(a.Text), p.name)
+	case a.Glob:
+		ps.fail("%s: bash expands the glob %s before %s reads it as %s=", p.name, a.Text, p.name, name)
+	default:
+		*w = Word{Role: role, Value: val}
+		ps.checkValue(p, role, val)
 	}
 }
 

@@ -139,7 +139,7 @@ func runParseCases(t *testing.T, cases []parseCase) {
 }
 
 func TestParseUnknownProgram(t *testing.T) {
-	if r := argmodel.Parse("rm", []argmodel.Arg{{Text: "-rf"}}); r.Known || r.Problem != "" {
-		t.Errorf("rm: %+v; want an unknown program", r)
+	if r := argmodel.Parse("xyzzy", []argmodel.Arg{{Text: "-rf"}}); r.Known || r.Problem != "" {
+		t.Errorf("xyzzy: %+v; want an unknown program", r)
 	}
 }

@@ -1,18 +1,23 @@
 package argmodel_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/regate/regate/bashfacts/argmodel"
 )
 
 // realCases tie a model's reading to what the real program does: each
-// command runs in a scratch folder holding F ("a\nx line\n"), G, D/ and
-// D/sub.txt, and the row's claim about the run must hold; then the model
+// command runs in a scratch folder holding F ("a\nx line\n"), G ("a\n"),
+// D/, D/sub.txt (last modified in January 2001) and the empty folder E/,
+// and the row's claim about the run must hold; then the model
 // must read the words as the row says ("" for a command it does not
 // understand, which the program rejects too or which regate asks for).
 var realCases = []struct {
@@ -49,7 +54,101 @@ var realCases = []struct {
 	{[]string{"cut", "-d", " ", "-f1", "F"}, "-d takes the next word", printed("x"), "- value value read"},
 	{[]string{"diff", "-ru", "D", "D"}, "-r compares folders", func(_, _ string, failed bool) bool { return !failed }, "- tree tree"},
 	{[]string{"wc", "--li", "F"}, "--li is --lines", printed("2 F"), "- read"},
+	// rm, rmdir, unlink, shred: what they delete (or overwrite) is written.
+	{[]string{"rm", "F"}, "F is deleted", removed("F"), "write"},
+	{[]string{"rm", "-rf", "D"}, "-rf deletes the folder D", removed("D"), "- write"},
+	{[]string{"rm", "--recur", "D"}, "--recur is --recursive", removed("D"), "- write"},
+	{[]string{"rm", "--interactive=never", "F"}, "--interactive takes its value after =", removed("F"), "value write"},
+	{[]string{"rm", "--", "-f"}, "-- ends options: -f is a file (there is none)", both(rejects, printed("'-f'")), "- write"},
+	{[]string{"rm", "--frob", "F"}, "--frob is no option of rm", both(rejects, wrote("F")), ""},
+	{[]string{"rmdir", "E"}, "the empty folder E is deleted", removed("E"), "write"},
+	{[]string{"rmdir", "-pv", "E"}, "-p and -v bundled", both(removed("E"), printed("removing directory, 'E'")), "- write"},
+	{[]string{"rmdir", "--pa", "E"}, "--pa is --parents (or --path, the same option)", removed("E"), "- write"},
+	{[]string{"rmdir", "--", "-p"}, "-- ends options: -p is a folder (there is none)", both(rejects, printed("'-p'")), "- write"},
+	{[]string{"rmdir", "D"}, "D is not empty: rmdir fails", both(rejects, wrote("D/sub.txt")), "write"},
+	{[]string{"rmdir", "--frob", "E"}, "--frob is no option of rmdir", both(rejects, wrote("E")), ""},
+	{[]string{"unlink", "F"}, "F is deleted", removed("F"), "write"},
+	{[]string{"unlink", "--he"}, "--he is --help", printed("display this help"), "-"},
+	{[]string{"unlink", "--", "-f"}, "-- ends options: -f is a file (there is none)", both(rejects, printed("'-f'")), "- write"},
+	{[]string{"unlink", "F", "G"}, "unlink takes one operand", both(rejects, wrote("F")), ""},
+	{[]string{"unlink", "-f", "F"}, "-f is no option of unlink", both(rejects, wrote("F")), ""},
+	{[]string{"shred", "G"}, "G is overwritten (to a full block)", sized("G", 4096), "write"},
+	{[]string{"shred", "-zun1", "F"}, "-n takes the rest of the bundle; -u deletes F", removed("F"), "value write"},
+	{[]string{"shred", "--rem=unlink", "F"}, "--rem is --remove, its value after =", removed("F"), "value write"},
+	{[]string{"shred", "-n", "1", "--random-source=/dev/zero", "G"}, "--random-source takes its value after =; G is overwritten", holding("G", strings.Repeat("\x00", 4096)), "- value read write"},
+	{[]string{"shred", "--", "-u"}, "-- ends options: -u is a file (there is none)", both(rejects, printed("-u")), "- write"},
+	{[]string{"shred", "--remove=w", "F"}, "w is ambiguous (wipe, wipesync)", both(rejects, wrote("F")), ""},
+	// mkdir creates its operands.
+	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
+	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
+	{[]string{"mkdir", "--mo=700", "H"}, "--mo is --mode", modeIs("H", 0o777, 0o700), "value write"},
+	{[]string{"mkdir", "--", "-p"}, "-- ends options: the folder -p is created", wrote("-p"), "- write"},
+	{[]string{"mkdir", "-Zx", "H"}, "-Z takes no value: -x is no option of mkdir", both(rejects, removed("H")), ""},
+	// touch changes times and creates what is absent; -r only reads a
+	// file's times.
+	{[]string{"touch", "H"}, "H is created", wrote("H"), "edit"},
+	{[]string{"touch", "-d", "2001-02-03", "G"}, "-d sets G's time", modified("G", 2001, time.February), "- value edit"},
+	{[]string{"touch", "--ref=D/sub.txt", "G"}, "--ref is --reference: G takes D/sub.txt's time", modified("G", 2001, time.January), "list edit"},
+	{[]string{"touch", "-cr", "D/sub.txt", "H"}, "-r takes the next word; -c creates nothing", removed("H"), "- list edit"},
+	{[]string{"touch", "--", "-c"}, "-- ends options: the file -c is created", wrote("-c"), "- edit"},
+	{[]string{"touch", "--time=frob", "G"}, "frob is no value of --time", rejects, ""},
+	// truncate overwrites.
+	{[]string{"truncate", "-s0", "F"}, "F is emptied", sized("F", 0), "value write"},
+	{[]string{"truncate", "-cs0", "H"}, "-s takes the rest of the bundle; -c creates nothing", removed("H"), "value write"},
+	{[]string{"truncate", "--ref=F", "G"}, "--ref is --reference: G takes F's size", sized("G", 9), "list write"},
+	{[]string{"truncate", "--si", "1", "G"}, "--si is --size, its value the next word", sized("G", 1), "- value write"},
+	{[]string{"truncate", "-s0", "--", "-c"}, "-- ends options: the file -c is created", sized("-c", 0), "value - write"},
+	{[]string{"truncate", "-s"}, "-s needs a value", rejects, ""},
+	{[]string{"truncate", "G"}, "truncate needs --size or --reference: it rejects the call, which the model reads as a write", both(rejects, sized("G", 2)), "write"},
+	// chmod, chown, chgrp: the mode, owner or group first, unless
+	// --reference gives it; a chmod option of mode letters is the mode.
+	{[]string{"chmod", "600", "F"}, "600 is the mode", modeIs("F", 0o777, 0o600), "value edit"},
+	{[]string{"chmod", "-R", "o+w", "D"}, "-R changes D's files too", modeIs("D/sub.txt", 0o002, 0o002), "- value edit"},
+	{[]string{"chmod", "-w", "F"}, "-w is the mode", modeIs("F", 0o200, 0), "- edit"},
+	{[]string{"chmod", "644", "-w", "F"}, "-w is the mode, so 644 is a file (there is none); F loses w", both(rejects, modeIs("F", 0o200, 0)), "edit - edit"},
+	{[]string{"chmod", "--", "-w", "F"}, "-- ends options: -w is the mode", modeIs("F", 0o200, 0), "- value edit"},
+	{[]string{"chmod", "--ref=D", "F"}, "--ref is --reference: F takes D's mode", modeIs("F", 0o100, 0o100), "list edit"},
+	{[]string{"chmod", "--rec", "o+w", "D"}, "--rec is --recursive", modeIs("D/sub.txt", 0o002, 0o002), "- value edit"},
+	{[]string{"chmod", "--r", "o+w", "F"}, "--r is ambiguous (--recursive, --reference)", both(rejects, modeIs("F", 0o002, 0)), ""},
+	{[]string{"chmod", "-w", "--reference=G", "F"}, "a mode and --reference do not combine", both(rejects, modeIs("F", 0o200, 0o200)), ""},
+	{[]string{"chmod", "-Rw", "F"}, "the word -Rw is the mode, which is invalid: chmod rejects the call (the model reads -R -w)", both(rejects, modeIs("F", 0o200, 0o200)), "- edit"},
+	{[]string{"chown", uid + ":" + gid, "F"}, "the owner first", succeeds, "value edit"},
+	{[]string{"chown", "-hR", uid, "D"}, "-h and -R bundled", succeeds, "- value edit"},
+	{[]string{"chown", "--ref=G", "F"}, "--ref is --reference: F is the only operand", succeeds, "list edit"},
+	{[]string{"chown", "--from=" + uid, uid, "F"}, "--from takes its value after =", succeeds, "value value edit"},
+	{[]string{"chown", "--", uid, "F"}, "-- ends options", succeeds, "- value edit"},
+	{[]string{"chown", "--frob", uid, "F"}, "--frob is no option of chown", rejects, ""},
+	{[]string{"chgrp", gid, "F"}, "the group first", succeeds, "value edit"},
+	{[]string{"chgrp", "-Rc", gid, "D"}, "-R and -c bundled", succeeds, "- value edit"},
+	{[]string{"chgrp", "--refer=G", "F"}, "--refer is --reference", succeeds, "list edit"},
+	{[]string{"chgrp", "--", gid, "F"}, "-- ends options", succeeds, "- value edit"},
+	{[]string{"chgrp", "--from=" + uid, gid, "F"}, "chgrp has no --from", rejects, ""},
+	// ln: every operand is written, -t's folder too; with one operand
+	// the link is made in the working folder.
+	{[]string{"ln", "F", "H"}, "H is a hard link to F", wrote("H"), "write write"},
+	{[]string{"ln", "-sf", "F", "G"}, "-f replaces G by a link to F", linksTo("G", "F"), "- write write"},
+	{[]string{"ln", "-s", "D/sub.txt"}, "one operand: the link sub.txt is made in the working folder", linksTo("sub.txt", "D/sub.txt"), "- write"},
+	{[]string{"ln", "--symb", "--target-directory=D", "F", "G"}, "--symb is --symbolic; links D/F and D/G", both(linksTo("D/F", "F"), linksTo("D/G", "G")), "- write write write"},
+	{[]string{"ln", "-bsS", ".bak", "F", "G"}, "-S takes the next word: G is kept as G.bak", both(wrote("G.bak"), linksTo("G", "F")), "- value write write"},
+	{[]string{"ln", "--", "F", "-s"}, "-- ends options: -s is the link", wrote("-s"), "- write write"},
+	{[]string{"ln", "--backup=n", "F", "H"}, "n is ambiguous: ln fails, yet makes the link (the model asks)", both(rejects, wrote("H")), ""},
+	{[]string{"ln", "-k", "F", "H"}, "-k is no option of ln", both(rejects, removed("H")), ""},
+	// dd: NAME=value operands.
+	{[]string{"dd", "if=F", "of=H"}, "if= is read, of= written", holding("H", "a\nx line\n"), "read write"},
+	{[]string{"dd", "if=F", "of=G", "conv=notrunc", "status=none"}, "conv= and status= are values", holding("G", "a\nx line\n"), "read write value value"},
+	{[]string{"dd", "--", "if=F", "of=H"}, "-- ends options", wrote("H"), "- read write"},
+	{[]string{"dd", "--he"}, "--he is --help", printed("display this help"), "-"},
+	{[]string{"dd", "if=F", "of=H", "x"}, "x is no NAME=value operand", both(rejects, removed("H")), ""},
+	{[]string{"dd", "if=F", "bogus=1", "of=H"}, "bogus is no operand of dd", both(rejects, removed("H")), ""},
+	{[]string{"dd", "-x", "of=H"}, "dd takes no option but --help and --version", both(rejects, removed("H")), ""},
 }
+
+// uid and gid are the test's own, which chown and chgrp may give.
+var uid, gid = strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid())
+
+// effect is a row's claim about a run: the scratch folder, the output,
+// and whether the program failed.
+type effect = func(dir, out string, failed bool) bool
 
 func printed(s string) func(string, string, bool) bool {
 	return func(_, out string, failed bool) bool { return strings.Contains(out, s) }
@@ -77,6 +176,13 @@ func TestModelsAgainstRealPrograms(t *testing.T) {
 					if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 						t.Fatal(err)
 					}
+				}
+				old := time.Date(2001, time.January, 2, 0, 0, 0, 0, time.UTC)
+				if err := os.Chtimes(filepath.Join(dir, "D/sub.txt"), old, old); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Mkdir(filepath.Join(dir, "E"), 0o755); err != nil {
+					t.Fatal(err)
 				}
 				run := exec.Command(bin, c.cmd[1:]...)
 				run.Dir, run.Stdin = dir, strings.NewReader("")
@@ -111,6 +217,62 @@ func TestModelsAgainstRealPrograms(t *testing.T) {
 				t.Errorf("roles %q; want %q", g, c.roles)
 			}
 		})
+	}
+}
+
+func succeeds(_, _ string, failed bool) bool { return !failed }
+
+// both holds when a and b do.
+func both(a, b effect) effect {
+	return func(dir, out string, failed bool) bool { return a(dir, out, failed) && b(dir, out, failed) }
+}
+
+// removed: name is not there (deleted, or never made).
+func removed(name string) effect {
+	return func(dir, _ string, _ bool) bool {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return errors.Is(err, fs.ErrNotExist)
+	}
+}
+
+// modeIs: the permission bits of mask in name's mode are want.
+func modeIs(name string, mask, want fs.FileMode) effect {
+	return func(dir, _ string, _ bool) bool {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil && fi.Mode().Perm()&mask == want
+	}
+}
+
+func sized(name string, size int64) effect {
+	return func(dir, _ string, _ bool) bool {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil && fi.Size() == size
+	}
+}
+
+func holding(name, body string) effect {
+	return func(dir, _ string, _ bool) bool {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		return err == nil && string(b) == body
+	}
+}
+
+func linksTo(name, target string) effect {
+	return func(dir, _ string, _ bool) bool {
+		t, err := os.Readlink(filepath.Join(dir, name))
+		return err == nil && t == target
+	}
+}
+
+// modified: name was last modified in that month.
+func modified(name string, year int, month time.Month) effect {
+	return func(dir, _ string, _ bool) bool {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			return false
+		}
+		y, m, _ := fi.ModTime().Date()
+		return y == year && m == month
 	}
 }
 
