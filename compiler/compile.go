@@ -27,6 +27,9 @@ type Input struct {
 	// name. A later file for the same agent replaces an earlier one, so list
 	// global agent files before project ones.
 	Agents []Source
+	// Guarded are regate's own places, which the self floor guards whatever
+	// the rules say (selfguard.go). None: no self floor.
+	Guarded []Guarded
 }
 
 // Output is the compiled permission policy: small generated Rego modules
@@ -87,11 +90,14 @@ func Compile(in Input, opts ...Option) (*Output, error) {
 	if o.lint {
 		lint = &budget{left: lintBudgetSteps}
 	}
-	spec := &decisionSpec{home: o.home}
+	spec := &decisionSpec{home: o.home, guardSelf: true}
 	layers := []layer{
 		compileAgents(in.Agents, o.home, lint, out, spec),
 		compileHardGuards(in.HardGuards, o.home, out, spec),
 		compilePolicy(in.Policy, o.home, lint, out, spec),
+	}
+	if len(in.Guarded) > 0 && spec.guardSelf {
+		layers = append(layers, selfLayer(in.Guarded, o.home, spec))
 	}
 	gen := map[string]any{}
 	for _, l := range layers {
@@ -155,6 +161,12 @@ func inputHash(in Input, home string) string {
 	source("hard-guards", in.HardGuards)
 	for i := range in.Agents {
 		source("agent", &in.Agents[i])
+	}
+	for _, g := range in.Guarded {
+		field([]byte("guarded"))
+		field([]byte(g.Path))
+		field([]byte(g.What))
+		field([]byte(fmt.Sprint(g.Folder, g.Secret)))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -222,7 +234,7 @@ func compileHardGuards(src *Source, home string, out *Output, spec *decisionSpec
 	if src != nil {
 		sources = append(sources, src.Name)
 		if n := parseJSONC(src.Name, src.Data, &d); n != nil {
-			hg = decodeHardGuards(n, &d)
+			hg, spec.guardSelf = decodeHardGuards(n, &d)
 		}
 	}
 	if fatal := d.List.Fatal(); len(fatal) > 0 {

@@ -30,6 +30,9 @@ type decisionSpec struct {
 	// (matcher.go, fewMaybe), so that the quick lookup walks the value's
 	// keys rather than the entries.
 	policyMany bool
+	// self is whether the self floor guards places (selfguard.go);
+	// guardSelf is the hard guards' guardSelf, false to turn it off.
+	self, guardSelf bool
 }
 
 type agentSpec struct {
@@ -72,7 +75,15 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	if hasHard {
 		b.WriteString(" else := decide.assemble(e) if {\n\te := hard_guard\n}")
 	}
-	fmt.Fprintf(&b, " else := decide.assemble(%s) if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
+	if spec.self {
+		// The self floor's ask stands over every decision short of a
+		// deny, after yolo and approvals have had their say.
+		b.WriteString(" else := decide.assemble(s) if {\n\ts := self_guard\n\tfinal[0] < 2\n} else := decide.assemble(final)\n\n")
+		fmt.Fprintf(&b, "final := %s if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
+		b.WriteString(selfGuardRule)
+	} else {
+		fmt.Fprintf(&b, " else := decide.assemble(%s) if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
+	}
 	writeFaultFloors(&b, spec)
 
 	// fast: only the policy's rules can decide (no session approval, no
@@ -235,6 +246,19 @@ func lookupValue(r Rule, rank int, catchAll bool) map[string]any {
 	}
 	return v
 }
+
+// selfGuardRule is the self floor's entry: the first write or edit check
+// that meets a guarded place (selfguard.go), as an ask.
+const selfGuardRule = `self_guard := os[0] if {
+	os := [[1, 0 - i, "self-guard", r, {"fault": true, "floor": "", "yolo": false}] |
+		some i, c in input.checks
+		m := data.regate.rules.self.surfaces[c.surface]
+		some g, grp in c.forms
+		r := decide.best(m, decide.keys(c, g), grp)
+	]
+}
+
+`
 
 // faultDecision is the decision when no check has an outcome: the call is
 // blocked as a fault.

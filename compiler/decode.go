@@ -310,20 +310,24 @@ func decodeAutoReview(n *ruledoc.Node, ar *AutoReview, d *diags) {
 
 // decodeHardGuards decodes hard-guards.jsonc: {"permission": {…}} whose
 // values are deny or {"action": "deny", "reason": …} only.
-func decodeHardGuards(n *ruledoc.Node, d *diags) Permission {
-	var p Permission
+func decodeHardGuards(n *ruledoc.Node, d *diags) (p Permission, guardSelf bool) {
+	guardSelf = true
 	if !d.Expect(n, ruledoc.Object, "hard guards") {
-		return p
+		return p, guardSelf
 	}
 	for _, m := range n.Members {
 		switch m.Key {
 		case "$schema":
 			d.Expect(m.Val, ruledoc.String, "$schema")
+		case "guardSelf":
+			if d.Expect(m.Val, ruledoc.Bool, "guardSelf") {
+				guardSelf = m.Val.Bool
+			}
 		case "permission":
 			p = decodePermission(m.Val, hardGuardRules, d)
 		default:
 			unknownKey(d, m, hardGuardKeys, "")
 		}
 	}
-	return p
+	return p, guardSelf
 }

@@ -36,7 +36,10 @@ func (o *Output) DataFiles() ([]DataFile, error) {
 		return nil, err
 	}
 	var files []DataFile
-	for _, name := range []string{"agents", "hardguards", "policy"} {
+	for _, name := range []string{"agents", "hardguards", "policy", "self"} {
+		if _, ok := plain[name]; !ok {
+			continue // the self floor's, when nothing is guarded
+		}
 		text, err := renderValue(plain[name])
 		if err != nil {
 			return nil, fmt.Errorf("compiler: render %s data: %w", name, err)

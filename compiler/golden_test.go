@@ -1,6 +1,7 @@
 package compiler_test
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,8 +13,9 @@ import (
 
 // TestGolden pins the generated Rego of the policies under testdata/golden.
 // Each archive holds rule files (policy.jsonc, hard-guards.jsonc,
-// agents/*.md) and the expected out/ files: every generated module and the
-// diagnostics. UPDATE_GOLDEN=1 rewrites out/.
+// agents/*.md), the places the self floor guards (guarded.json) and the
+// expected out/ files: every generated module and the diagnostics.
+// UPDATE_GOLDEN=1 rewrites out/.
 func TestGolden(t *testing.T) {
 	paths, _ := filepath.Glob("testdata/golden/*.txtar")
 	if len(paths) < 3 {
@@ -75,6 +77,10 @@ func inputFromFiles(files map[string]string) compiler.Input {
 			in.HardGuards = &src
 		case strings.HasPrefix(n, "agents/"):
 			in.Agents = append(in.Agents, src)
+		case n == "guarded.json":
+			if err := json.Unmarshal(src.Data, &in.Guarded); err != nil {
+				panic("guarded.json: " + err.Error())
+			}
 		}
 	}
 	return in

@@ -18,7 +18,7 @@ var (
 		"toolInputPreviewMaxLength", "toolTextSummaryMaxLength", "yoloMode",
 	}
 	// hardGuardKeys are the top-level keys of hard-guards.jsonc.
-	hardGuardKeys = []string{"$schema", "permission"}
+	hardGuardKeys = []string{"$schema", "guardSelf", "permission"}
 	// frontmatterKeys are the keys of agent frontmatter that regate reads.
 	// Every other key belongs to the host (description, model, tools, …)
 	// and is left alone unless it misspells one of these.

@@ -15,9 +15,10 @@ import (
 )
 
 // TestRecipesAreFmtAndStrictClean compiles every policy under policies/
-// (with the example hard guards and agents) and holds the generated modules
-// to what `opa fmt` and `opa check --strict` demand: formatting leaves them
-// unchanged and the strict compiler, with the library, finds nothing.
+// (with the example hard guards and agents, and a place the self floor
+// guards) and holds the generated modules to what `opa fmt` and `opa check
+// --strict` demand: formatting leaves them unchanged and the strict
+// compiler, with the library, finds nothing.
 func TestRecipesAreFmtAndStrictClean(t *testing.T) {
 	var agents []compiler.Source
 	hg, err := fs.ReadFile(policies.FS, "hard-guards.jsonc")
@@ -42,6 +43,7 @@ func TestRecipesAreFmtAndStrictClean(t *testing.T) {
 				Policy:     &compiler.Source{Name: p, Data: b},
 				HardGuards: &compiler.Source{Name: "hard-guards.jsonc", Data: hg},
 				Agents:     agents,
+				Guarded:    []compiler.Guarded{{Path: "~/.cache/regate", What: "regate's state folder", Folder: true}},
 			}, compiler.WithHome("/home/u"))
 			if err != nil {
 				t.Fatal(err)

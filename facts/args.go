@@ -139,7 +139,13 @@ func (e *Env) mcpPathChecks(args map[string]any, cwd string) []Check {
 	if !ok {
 		return nil
 	}
-	a := readArgument(inner, "path")
+	out := e.mcpFieldChecks(inner, "path", cwd)
+	return append(out, e.mcpFileChecks(args, inner, out, cwd)...)
+}
+
+// mcpFieldChecks gates the paths of one field of an mcp call's arguments.
+func (e *Env) mcpFieldChecks(inner map[string]any, field, cwd string) []Check {
+	a := readArgument(inner, field)
 	var out []Check
 	switch {
 	case a.isString && a.value != "":
@@ -152,7 +158,7 @@ func (e *Env) mcpPathChecks(args map[string]any, cwd string) []Check {
 			out = append(out, e.pathChecks(s, cwd)...)
 		}
 	case a.present && !a.isString:
-		out = []Check{malformedCheck("mcp", notAString("arguments.path", a))}
+		out = []Check{malformedCheck("mcp", notAString("arguments."+field, a))}
 		for _, s := range a.strings {
 			if len(out) > MaxChecks {
 				break

@@ -32,6 +32,9 @@ type Log struct {
 	torn     bool
 	maxWidth int
 	now      func() time.Time
+	// key and context sign every object line (logsign.go); nil: unsigned.
+	key     []byte
+	context string
 }
 
 // logFile is what a Log needs of its file: *os.File, or in tests one that
@@ -77,6 +80,16 @@ func (l *Log) Close() error {
 	return l.f.Close()
 }
 
+// SignWith makes every object line written from now on carry a MAC for
+// context under key (logsign.go), which readers such as regate suggest
+// verify. Call it before the first write. A nil Log is left alone.
+func (l *Log) SignWith(key []byte, context string) *Log {
+	if l != nil {
+		l.key, l.context = key, context
+	}
+	return l
+}
+
 // Write writes v (any JSON value) as one line, masked and bounded. A nil
 // Log writes nothing.
 func (l *Log) Write(v any) error {
@@ -91,6 +104,9 @@ func (l *Log) writeLine(v any) error {
 	line, err := json.Marshal(v)
 	if err != nil {
 		return err
+	}
+	if l.key != nil {
+		line = SignLine(l.key, l.context, line)
 	}
 	line = append(line, '\n')
 	l.mu.Lock()

@@ -9,7 +9,8 @@ import (
 )
 
 // checkShape refuses compiled data that is not what the compiler makes:
-// data.regate.rules with policy, hardguards and agents, each layer's
+// data.regate.rules with policy, hardguards and agents (and self, when the
+// self floor guards places), each layer's
 // surfaces an object, each fallback a rule with an action. Rego reads a
 // missing or mistyped part as undefined, and an undefined layer would let
 // a fallback decide, so a damaged policy (a corrupted cache, a hand-edited
@@ -25,6 +26,11 @@ func checkShape(out *compiler.Output) error {
 	}
 	for _, name := range []string{"policy", "hardguards"} {
 		if err := checkLayer("regate.rules."+name, rules[name]); err != nil {
+			return err
+		}
+	}
+	if self, present := rules["self"]; present {
+		if err := checkLayer("regate.rules.self", self); err != nil {
 			return err
 		}
 	}

@@ -93,6 +93,9 @@ func runDecide(ctx context.Context, p *decideParams, stdin io.Reader, stdout, st
 		return err
 	}
 	p.rules.cwd = p.cwd
+	if p.logDir != "" {
+		p.rules.logDirs = []string{p.logDir}
+	}
 	out, err := p.rules.compile(stderr)
 	if err != nil {
 		return err

@@ -32,6 +32,9 @@ type ruleFlags struct {
 	pi         bool
 	// cwd is where project agent files are found (<cwd>/.pi/agents).
 	cwd string
+	// logDirs are the decision-log folders the command writes, which the
+	// self floor guards with the rest (selfguard.go).
+	logDirs []string
 }
 
 func (f *ruleFlags) bind(cmd *cobra.Command) {
@@ -212,6 +215,7 @@ func (f *ruleFlags) compileIn(w io.Writer, state *statedir.Dir, extra ...compile
 	if err != nil {
 		return nil, err
 	}
+	in.Guarded = f.guarded(in, state.Root(), f.logDirs)
 	opts := append([]compiler.Option(nil), extra...)
 	if f.home != "" {
 		opts = append(opts, compiler.WithHome(f.home))
@@ -243,6 +247,7 @@ func (f *ruleFlags) metaIn(w io.Writer, state *statedir.Dir) (meta *compiler.Out
 	if err != nil {
 		return nil, nil, err
 	}
+	in.Guarded = f.guarded(in, state.Root(), f.logDirs)
 	var opts []compiler.Option
 	if f.home != "" {
 		opts = append(opts, compiler.WithHome(f.home))

@@ -110,6 +110,9 @@ func runServe(ctx context.Context, p *serveParams, a *app) error {
 		return err
 	}
 	p.rules.cwd = cwd
+	if p.logDir != "" {
+		p.rules.logDirs = []string{p.logDir}
+	}
 	cfg := server.Config{
 		Compile:   func() (*compiler.Output, error) { return p.rules.compile(a.stderr) },
 		Token:     tok.value,

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/internal/printable"
 	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 	"github.com/regate/regate/runtime/suggest"
 )
 
@@ -25,6 +28,8 @@ type suggestParams struct {
 	format   string
 	sessions bool
 	state    stateFlags
+	// unsigned takes review-log lines without a MAC as evidence.
+	unsigned bool
 }
 
 func newSuggestCmd(a *app) *cobra.Command {
@@ -77,6 +82,7 @@ after its surface's last rule, with a comment, leaving the rest of the file as i
 	fl.BoolVar(&p.write, "write", false, "write the suggestions into the --policy file")
 	fl.StringVarP(&p.format, "format", "f", "jsonc", "jsonc or json")
 	fl.BoolVar(&p.sessions, "sessions", false, "also read the patterns regate approve recorded for whole sessions under this policy, in the state folder")
+	fl.BoolVar(&p.unsigned, "trust-unsigned", false, "take review-log lines that carry no valid MAC as evidence too (logs of a host that does not sign them; docs/self-protection.md)")
 	fl.StringVar(&p.state.dir, "state-dir", "", "the state folder --sessions reads (default $REGATE_STATE_DIR, else regate's folder in the user cache folder)")
 	return cmd
 }
@@ -93,18 +99,33 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	verify, err := p.reviewVerifier()
+	if err != nil {
+		return err
+	}
 	var evidence []suggest.Record
-	for _, set := range []struct {
-		files []string
-		read  func(io.Reader, string) ([]suggest.Record, error)
-	}{{p.reviews, suggest.ReadReviews}, {p.logs, suggest.ReadDecisions}} {
-		for _, name := range set.files {
-			recs, err := readEvidence(name, set.read)
-			if err != nil {
-				return withCode(exitUsage, err)
-			}
-			evidence = append(evidence, recs...)
+	for _, name := range p.reviews {
+		recs, unverified, err := readEvidence(name, func(r io.Reader, name string) ([]suggest.Record, []string, error) {
+			return suggest.ReadReviews(r, name, verify)
+		})
+		if err != nil {
+			return withCode(exitUsage, err)
 		}
+		if len(unverified) > 0 {
+			fmt.Fprintf(stderr, "suggest: %d line(s) of %s ignored: no MAC that verifies under the state folder's key (written by something other than the host, or by a host that does not sign; --trust-unsigned takes them): %s\n",
+				len(unverified), name, strings.Join(firstN(unverified, 5), ", "))
+		}
+		evidence = append(evidence, recs...)
+	}
+	for _, name := range p.logs {
+		recs, _, err := readEvidence(name, func(r io.Reader, name string) ([]suggest.Record, []string, error) {
+			recs, err := suggest.ReadDecisions(r, name)
+			return recs, nil, err
+		})
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		evidence = append(evidence, recs...)
 	}
 	cwd, err := workingDir(p.cwd)
 	if err != nil {
@@ -154,13 +175,45 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 	return nil
 }
 
-func readEvidence(name string, read func(io.Reader, string) ([]suggest.Record, error)) ([]suggest.Record, error) {
+func readEvidence(name string, read func(io.Reader, string) ([]suggest.Record, []string, error)) ([]suggest.Record, []string, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	return read(f, name)
+}
+
+// reviewVerifier checks the review logs' lines against the state folder's
+// log key (statedir.LogKey): an approval an agent appended carries no MAC
+// that verifies. With --trust-unsigned, a line without one is taken as it
+// is, and a signed line still has to verify.
+func (p *suggestParams) reviewVerifier() (suggest.Verify, error) {
+	dir, err := p.state.dirAt()
+	if err != nil {
+		if p.unsigned {
+			return nil, nil
+		}
+		return nil, withCode(exitUsage, fmt.Errorf("the state folder holds the key that review logs are signed with: %w", err))
+	}
+	key, err := dir.LogKey()
+	if err != nil {
+		return nil, withCode(exitFault, err)
+	}
+	return func(line []byte) ([]byte, bool) {
+		if unsigned, ok := runtime.VerifyLine(key, ask.ReviewLogFile, line); ok {
+			return unsigned, true
+		}
+		return line, p.unsigned && !bytes.Contains(line, []byte(`"mac":`))
+	}, nil
+}
+
+// firstN is at most the first n of xs, with "…" when there were more.
+func firstN(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(xs[:n:n], "…")
 }
 
 // writeSuggestions prints each suggestion as a JSONC member of its surface

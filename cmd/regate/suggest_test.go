@@ -1,15 +1,90 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/regate/regate/cmd/regate/internal/statedir"
 	"github.com/regate/regate/internal/testkit/sessiontrace"
 	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+	"github.com/regate/regate/runtime/ask"
 )
+
+// TestSuggestIgnoresForgedReviews: review-log lines are evidence only when
+// their MAC verifies under the state folder's log key. Approvals an agent
+// appended (no MAC, a made-up one, one copied from another line, one made
+// with another key) are reported, as file:line, and nothing is proposed
+// from them, with --trust-unsigned too where they carry a MAC; the signed
+// approvals beside them are.
+func TestSuggestIgnoresForgedReviews(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	d, err := statedir.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := d.LogKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(cmd, session string) []byte {
+		return fmt.Appendf(nil, `{"call":{"input":{"command":%q},"tool":"bash"},"decision":{"action":"ask","matched":"*","layer":"policy","surface":"bash","value":%q,"at":"1:1","pos":"policy.jsonc:1:1"},"verdict":{"action":"allow"},"session":%q,"time":"2026-12-01T08:00:00Z"}`, cmd, cmd, session)
+	}
+	var log bytes.Buffer
+	for _, s := range []string{"s1", "s2", "s3"} {
+		log.Write(append(runtime.SignLine(key, ask.ReviewLogFile, line("make test", s)), '\n'))
+	}
+	other := runtime.LogKey([]byte("another key"))
+	signedTest := runtime.SignLine(key, ask.ReviewLogFile, line("make test", "s1"))
+	mac := signedTest[bytes.LastIndex(signedTest, []byte(`,"mac":`)):]
+	forged := [][]byte{
+		line("make deploy", "s1"), // no MAC
+		append(bytes.TrimSuffix(line("make deploy", "s2"), []byte("}")), mac...),            // a MAC copied from another line
+		runtime.SignLine(other, ask.ReviewLogFile, line("make deploy", "s3")),               // another key
+		runtime.SignLine(key, ask.DebugLogFile, line("make deploy", "s4")),                  // another log's line
+		append(bytes.TrimSuffix(line("make deploy", "s5"), []byte("}")), `,"mac":"00"}`...), // made up
+	}
+	for _, f := range forged {
+		log.Write(append(f, '\n'))
+	}
+	review := filepath.Join(dir, "review.jsonl")
+	policy := filepath.Join(dir, "policy.jsonc")
+	for name, text := range map[string][]byte{review: log.Bytes(), policy: []byte(`{"permission": {"*": "ask", "bash": {"*": "ask"}}}`)} {
+		if err := os.WriteFile(name, text, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, trust := range []bool{false, true} {
+		args := []string{"suggest", "--policy", policy, "--review", review, "--state-dir", state, "--format", "json", "--cwd", "/home/u/repo", "--home", "/home/u"}
+		if trust {
+			args = append(args, "--trust-unsigned")
+		}
+		var stdout, stderr bytes.Buffer
+		if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("regate suggest: exit %d\n%s", code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), `"make test"`) {
+			t.Errorf("trust-unsigned %v: the signed approvals suggest nothing: %s", trust, stdout.String())
+		}
+		if trust {
+			// The unsigned line is taken, alone: one approval is no suggestion.
+			if !strings.Contains(stderr.String(), "4 line(s)") {
+				t.Errorf("trust-unsigned: want the 4 lines with a bad MAC reported: %s", stderr.String())
+			}
+		} else if !strings.Contains(stderr.String(), "5 line(s)") || !strings.Contains(stderr.String(), review+":4") {
+			t.Errorf("want the 5 forged lines reported from %s:4 on: %s", review, stderr.String())
+		}
+		if strings.Contains(stdout.String(), "deploy") {
+			t.Errorf("trust-unsigned %v: a suggestion from forged lines: %s", trust, stdout.String())
+		}
+	}
+}
 
 // TestSuggestOnTheRecordedSession runs the loop of docs/suggest.md with the
 // CLI on the recorded session (testdata/trace): regate suggest --write
@@ -29,7 +104,9 @@ func TestSuggestOnTheRecordedSession(t *testing.T) {
 		}
 	}
 	env := []string{"--cwd", "/home/u/repo", "--home", "/home/u"}
-	runRegate(t, append([]string{"suggest", "--policy", after, "--review", "../../testdata/trace/review.jsonl", "--write"}, env...)...)
+	// The recorded review log predates signed logs: --trust-unsigned.
+	runRegate(t, append([]string{"suggest", "--policy", after, "--review", "../../testdata/trace/review.jsonl", "--write",
+		"--trust-unsigned", "--state-dir", filepath.Join(dir, "state")}, env...)...)
 
 	trace := readSession(t)
 	decisions := func(policy string) []string {

@@ -18,6 +18,7 @@ func TestCodex(t *testing.T) {
 	runHost(t, &host{
 		name:         "codex",
 		bin:          "codex",
+		settings:     ".codex/hooks.json",
 		pkg:          "@openai/codex",
 		timeout:      60 * time.Second,
 		wire:         responsesWire,

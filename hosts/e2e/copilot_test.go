@@ -18,12 +18,13 @@ import (
 func TestCopilot(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
-		name:    "copilot",
-		bin:     "copilot",
-		pkg:     "@github/copilot",
-		timeout: 90 * time.Second,
-		wire:    chatWire,
-		pick:    pickCopilot,
+		name:     "copilot",
+		bin:      "copilot",
+		settings: ".copilot/hooks/regate.json",
+		pkg:      "@github/copilot",
+		timeout:  90 * time.Second,
+		wire:     chatWire,
+		pick:     pickCopilot,
 		edit: func(r *hostRun, c toolCall) []wireCall {
 			return []wireCall{{name: "edit", args: map[string]any{
 				"path": filepath.Join(r.work, c.file), "old_str": c.old, "new_str": c.content,

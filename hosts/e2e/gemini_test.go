@@ -13,12 +13,13 @@ import (
 func TestGemini(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
-		name:    "gemini",
-		bin:     "gemini",
-		pkg:     "@google/gemini-cli",
-		timeout: 60 * time.Second,
-		wire:    geminiWire,
-		pick:    pickGemini,
+		name:     "gemini",
+		bin:      "gemini",
+		settings: ".gemini/settings.json",
+		pkg:      "@google/gemini-cli",
+		timeout:  60 * time.Second,
+		wire:     geminiWire,
+		pick:     pickGemini,
 		edit: func(r *hostRun, c toolCall) []wireCall {
 			return []wireCall{{name: "replace", args: map[string]any{
 				"file_path": filepath.Join(r.work, c.file), "old_string": c.old, "new_string": c.content, "instruction": "e2e",

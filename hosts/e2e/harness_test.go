@@ -119,6 +119,9 @@ type host struct {
 	argv func(r *hostRun) []string
 	// unsupported, when set, names why the host cannot run a scenario.
 	unsupported func(sc scenario) string
+	// settings is the file, under HOME, that registers regate with the
+	// host once installed (hostSettings in a scenario).
+	settings string
 }
 
 // hostRun is one run of a host: its temporary HOME and work folder, the
@@ -291,12 +294,34 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 		r.writeFile(filepath.Join(r.work, sc.file), sc.seed)
 	}
 	r.policy = filepath.Join(r.home, ".config", "regate", "policy.jsonc")
-	r.writeFile(r.policy, testPolicy)
+	if sc.policyInWork {
+		r.policy = filepath.Join(r.work, projectPolicy)
+	}
+	policy := testPolicy
+	if sc.policy != "" {
+		policy = sc.policy
+	}
+	r.writeFile(r.policy, policy)
 	h.configure(r, sc)
 	if h.install != nil {
 		h.install(r, sc)
 	} else {
 		r.installRegate(sc)
+	}
+	if strings.Contains(sc.file, hostSettings) {
+		// The file that registers regate, as installed: the run must
+		// leave it as it is.
+		rel, err := filepath.Rel(r.work, filepath.Join(r.home, h.settings))
+		if err != nil || h.settings == "" {
+			t.Fatalf("%s: no settings file to play %s with", h.name, sc.name)
+		}
+		sc.file = strings.ReplaceAll(sc.file, hostSettings, rel)
+		sc.call.command = strings.ReplaceAll(sc.call.command, hostSettings, rel)
+		data, err := os.ReadFile(filepath.Join(r.work, sc.file))
+		if err != nil || len(data) == 0 {
+			t.Fatalf("%s: install wrote no %s: %v", h.name, h.settings, err)
+		}
+		sc.seed = string(data)
 	}
 	if sc.brokenPolicy != "" {
 		// The user breaks the policy after installing: the hook must

@@ -15,12 +15,13 @@ import (
 func TestOpenCode(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
-		name:    "opencode",
-		bin:     "opencode",
-		pkg:     "opencode-ai",
-		timeout: 120 * time.Second,
-		wire:    chatWire,
-		pick:    pickOpenCode,
+		name:     "opencode",
+		bin:      "opencode",
+		settings: ".config/opencode/plugin/regate.ts",
+		pkg:      "opencode-ai",
+		timeout:  120 * time.Second,
+		wire:     chatWire,
+		pick:     pickOpenCode,
 		edit: func(r *hostRun, c toolCall) []wireCall {
 			// OpenCode edits only a file read in the session.
 			path := filepath.Join(r.work, c.file)

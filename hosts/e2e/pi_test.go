@@ -22,12 +22,13 @@ import (
 func TestPi(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
-		name:    "pi",
-		bin:     "pi",
-		pkg:     "@mariozechner/pi-coding-agent",
-		timeout: 60 * time.Second,
-		wire:    chatWire,
-		pick:    pickPi,
+		name:     "pi",
+		bin:      "pi",
+		settings: ".pi/agent/extensions/regate/package.json",
+		pkg:      "@mariozechner/pi-coding-agent",
+		timeout:  60 * time.Second,
+		wire:     chatWire,
+		pick:     pickPi,
 		edit: func(r *hostRun, c toolCall) []wireCall {
 			return []wireCall{{name: "edit", args: map[string]any{
 				"path": c.file, "edits": []any{map[string]any{"oldText": c.old, "newText": c.content}},

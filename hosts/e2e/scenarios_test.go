@@ -37,6 +37,23 @@ const testPolicy = `// regate's end-to-end test policy.
 }
 `
 
+// openPolicy allows every call, in yolo mode: the self scenarios show that
+// regate's own files are guarded even so (docs/self-protection.md).
+const openPolicy = `{"yoloMode": true, "permission": {"*": "allow", "bash": {"*": "allow"}, "write": {"*": "allow"}, "edit": {"*": "allow"}}}
+`
+
+// projectPolicy is where a scenario with policyInWork keeps the policy
+// regate is installed with, in the work folder: hosts confine their file
+// tools to the workspace, and the self floor must be what stops the agent.
+const projectPolicy = ".regate/policy.jsonc"
+
+// selfFloorNote is in every message of the self floor.
+const selfFloorNote = "regate guards the files that decide"
+
+// hostSettings stands, in a scenario's file and command, for the host's
+// file that registers regate (host.settings), relative to the work folder.
+const hostSettings = "{settings}"
+
 // brokenPolicy is testPolicy half-written: a syntax error.
 const brokenPolicy = `{
   "permission": {
@@ -84,6 +101,8 @@ type scenario struct {
 	seed         string        // the file's content before the run; empty: there is no file
 	runs         bool          // the policy lets the call run
 	resultHas    string        // the tool result the model sees carries this (regate's reason, or its deadline's)
+	policy       string        // the policy regate is installed with; empty: testPolicy
+	policyInWork bool          // the policy lies in the work folder (projectPolicy), not under HOME
 	brokenPolicy string        // written over the policy after install
 	delay        time.Duration // REGATE_TEST_DELAY in the host's environment
 	deadline     time.Duration // regate install --deadline; the run must take about this long
@@ -101,5 +120,15 @@ func scenarios() []scenario {
 		{name: "write-allowed", call: toolCall{kind: callWrite, file: "written.txt", content: "written by regate's e2e test\n"}, file: "written.txt", runs: true},
 		{name: "write-denied", call: toolCall{kind: callWrite, file: "deps.lock", content: "written by regate's e2e test\n"}, file: "deps.lock", resultHas: "off limits"},
 		{name: "edit-denied", call: toolCall{kind: callEdit, file: "deps.lock", old: "version 1", content: "version 2"}, file: "deps.lock", seed: "locked at version 1\n", resultHas: "off limits"},
+		// The agent widens the policy it runs under, by the edit tool and
+		// by the shell, or unregisters the hook, under a policy that
+		// allows everything in yolo mode: the self floor asks, which a
+		// headless host cannot answer, and the agent reads why.
+		{name: "self-policy-edit", call: toolCall{kind: callEdit, file: projectPolicy, old: `"yoloMode": true`, content: `"yoloMode": false`},
+			file: projectPolicy, seed: openPolicy, policy: openPolicy, policyInWork: true, resultHas: selfFloorNote},
+		{name: "self-policy-bash", call: toolCall{kind: callBash, command: "echo '{}' > " + projectPolicy},
+			file: projectPolicy, seed: openPolicy, policy: openPolicy, policyInWork: true, resultHas: selfFloorNote},
+		{name: "self-unregister", call: toolCall{kind: callBash, command: "echo '{}' > " + hostSettings},
+			file: hostSettings, policy: openPolicy, resultHas: selfFloorNote},
 	}
 }

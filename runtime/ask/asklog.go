@@ -24,19 +24,28 @@ type AskLogs struct {
 	Review, Debug *runtime.Log
 }
 
-// OpenAskLogs opens the logs k enables under dir.
-func OpenAskLogs(dir string, k compiler.Knobs) (AskLogs, error) {
+// OpenAskLogs opens the logs k enables under dir. With a key (such as
+// runtime.LogKey of the state folder's key file), every line carries a MAC
+// for its file's name, so that regate suggest takes from the review log
+// only the answers the host wrote (docs/self-protection.md); nil: unsigned.
+func OpenAskLogs(dir string, k compiler.Knobs, key []byte) (AskLogs, error) {
 	var logs AskLogs
 	var err error
 	if k.PermissionReviewLog {
 		if logs.Review, err = runtime.OpenLog(dir, ReviewLogFile, k.ReviewLogFieldMaxWidth); err != nil {
 			return AskLogs{}, err
 		}
+		if key != nil {
+			logs.Review.SignWith(key, ReviewLogFile)
+		}
 	}
 	if k.DebugLog {
 		if logs.Debug, err = runtime.OpenLog(dir, DebugLogFile, 0); err != nil {
 			logs.Close()
 			return AskLogs{}, err
+		}
+		if key != nil {
+			logs.Debug.SignWith(key, DebugLogFile)
 		}
 	}
 	return logs, nil

@@ -71,7 +71,7 @@ func TestLogsNeverShowSecrets(t *testing.T) {
 	knobs := compiler.DefaultKnobs()
 	knobs.DebugLog = true
 	knobs.ReviewLogFieldMaxWidth = 40
-	logs, err := ask.OpenAskLogs(dir, knobs)
+	logs, err := ask.OpenAskLogs(dir, knobs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestLogsOff(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "logs")
 	knobs := compiler.DefaultKnobs()
 	knobs.PermissionReviewLog = false
-	logs, err := ask.OpenAskLogs(dir, knobs)
+	logs, err := ask.OpenAskLogs(dir, knobs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,25 @@ type Outcome struct {
 	Pos     string `json:"pos"`
 }
 
-// ReadReviews reads a review log (permission-review.jsonl). A line that is
-// not an answered ask is an error naming its file and line.
-func ReadReviews(r io.Reader, name string) ([]Record, error) {
-	var out []Record
-	err := eachLine(r, name, func(b []byte) error {
+// Verify checks one line of a log, such as its MAC (runtime.VerifyLine),
+// and returns the line as it was before it was signed; false when the
+// line is not one the log's writer wrote.
+type Verify func(line []byte) ([]byte, bool)
+
+// ReadReviews reads a review log (permission-review.jsonl). With verify, a
+// line that does not verify is left out and listed in unverified, as
+// name:line (docs/self-protection.md): an approval an agent appended is
+// not evidence. A line that is not an answered ask is an error naming its
+// file and line.
+func ReadReviews(r io.Reader, name string, verify Verify) (out []Record, unverified []string, err error) {
+	err = eachLine(r, name, func(line int, b []byte) error {
+		if verify != nil {
+			var ok bool
+			if b, ok = verify(b); !ok {
+				unverified = append(unverified, fmt.Sprintf("%s:%d", name, line))
+				return nil
+			}
+		}
 		var l struct {
 			Call     *facts.Call `json:"call"`
 			Decision *Outcome    `json:"decision"`
@@ -58,14 +72,14 @@ func ReadReviews(r io.Reader, name string) ([]Record, error) {
 			Approved: l.Verdict.Action == "allow", Session: l.Session, Time: l.Time})
 		return nil
 	})
-	return out, err
+	return out, unverified, err
 }
 
 // ReadDecisions reads a decision log (decisions.jsonl): each call with the
 // decision it got.
 func ReadDecisions(r io.Reader, name string) ([]Record, error) {
 	var out []Record
-	err := eachLine(r, name, func(b []byte) error {
+	err := eachLine(r, name, func(_ int, b []byte) error {
 		var l struct {
 			Input  *facts.Call `json:"input"`
 			Result *Outcome    `json:"result"`
@@ -83,7 +97,7 @@ func ReadDecisions(r io.Reader, name string) ([]Record, error) {
 	return out, err
 }
 
-func eachLine(r io.Reader, name string, f func([]byte) error) error {
+func eachLine(r io.Reader, name string, f func(int, []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for line := 1; sc.Scan(); line++ {
@@ -91,7 +105,7 @@ func eachLine(r io.Reader, name string, f func([]byte) error) error {
 		if len(b) == 0 {
 			continue
 		}
-		if err := f(b); err != nil {
+		if err := f(line, b); err != nil {
 			return fmt.Errorf("%s:%d:1: %w", name, line, err)
 		}
 	}

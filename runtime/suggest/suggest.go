@@ -161,7 +161,9 @@ func guardedCalls(evidence []Record, now []Outcome) map[int]bool {
 	return out
 }
 
-func isFloor(layer string) bool { return layer == "floor" || layer == "hard-guard" || layer == "facts" }
+func isFloor(layer string) bool {
+	return layer == "floor" || layer == "hard-guard" || layer == "self-guard" || layer == "facts"
+}
 
 type group struct {
 	surface, pattern string

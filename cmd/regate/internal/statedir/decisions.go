@@ -38,7 +38,7 @@ type Decisions struct {
 
 const (
 	decisionsDir = "decisions"
-	keyFile      = "key"
+	KeyFile      = "key" // the folder's MAC key, which the self floor guards
 	// maxDecisions bounds the decisions kept, about 4 MB of files.
 	maxDecisions = 8192
 	// pruneEvery is how many writes, on average, pass between two counts.
@@ -60,13 +60,24 @@ func (d *Dir) Decisions() (*Decisions, error) {
 	return &Decisions{dir: dir, key: key}, nil
 }
 
+// LogKey is the key that signs log lines (runtime.LogKey of the folder's
+// key, made on first use): a host that writes a review log signs it with
+// this key, and regate suggest verifies with it.
+func (d *Dir) LogKey() ([]byte, error) {
+	key, err := d.macKey()
+	if err != nil {
+		return nil, err
+	}
+	return runtime.LogKey(key), nil
+}
+
 var keyMu sync.Mutex
 
 // macKey reads the folder's key, or makes one: 32 random bytes, written
 // to a temporary file and linked into place so that two processes making
 // it at once agree on the one that won.
 func (d *Dir) macKey() ([]byte, error) {
-	file := filepath.Join(d.root, keyFile)
+	file := filepath.Join(d.root, KeyFile)
 	if b, err := os.ReadFile(file); err == nil && len(b) == 32 {
 		return b, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/regate/regate/compiler"
+	"github.com/regate/regate/runtime"
 )
 
 // sessionsDir holds every session's approvals, apart from the compiled
@@ -46,14 +47,31 @@ func (d *Dir) approvalsFile(policy, session string) string {
 
 // Approvals returns the approvals recorded for session under policy, the
 // policy's identity as the caller names it (regate uses the policy file's
-// absolute path). A line that is not an approval is an error naming the
+// absolute path). A line that is not an approval, or whose MAC does not
+// verify (a line Approve did not write for this session and policy: one an
+// agent appended, or copied from another session), is an error naming the
 // file and line; the caller decides without the approvals, which only
 // asks more.
 func (d *Dir) Approvals(policy, session string) ([]compiler.Approval, error) {
-	return readApprovals(d.approvalsFile(policy, session))
+	key, err := d.LogKey()
+	if err != nil {
+		return nil, err
+	}
+	return d.readApprovals(d.approvalsFile(policy, session), key)
 }
 
-func readApprovals(file string) ([]compiler.Approval, error) {
+// lineContext is what an approvals file's lines are signed for: the
+// file's place in the folder, so that a line copied into another
+// session's or policy's file does not verify.
+func (d *Dir) lineContext(file string) string {
+	rel, err := filepath.Rel(d.root, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (d *Dir) readApprovals(file string, key []byte) ([]compiler.Approval, error) {
 	b, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -68,8 +86,12 @@ func readApprovals(file string) ([]compiler.Approval, error) {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
+		unsigned, ok := runtime.VerifyLine(key, d.lineContext(file), sc.Bytes())
+		if !ok {
+			return nil, fmt.Errorf("%s:%d:1: an approval regate approve did not record here: its MAC does not verify", file, line)
+		}
 		var a compiler.Approval
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec := json.NewDecoder(bytes.NewReader(unsigned))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&a); err != nil || a.Surface == "" {
 			return nil, fmt.Errorf("%s:%d:1: not an approval (want {\"surface\", \"pattern\"})", file, line)
@@ -91,9 +113,13 @@ func (d *Dir) AllApprovals(policy string) (map[string][]compiler.Approval, error
 	if err != nil {
 		return nil, fmt.Errorf("statedir: %w", err)
 	}
+	key, err := d.LogKey()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]compiler.Approval{}
 	for _, file := range files {
-		as, err := readApprovals(file)
+		as, err := d.readApprovals(file, key)
 		if err != nil {
 			return nil, err
 		}
@@ -111,6 +137,10 @@ func (d *Dir) Approve(policy, session string, approvals ...compiler.Approval) er
 	if err := mkdir(filepath.Dir(file)); err != nil {
 		return err
 	}
+	key, err := d.LogKey()
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	for _, a := range approvals {
 		if a.Surface == "" {
@@ -120,7 +150,7 @@ func (d *Dir) Approve(policy, session string, approvals ...compiler.Approval) er
 		if err != nil {
 			return err
 		}
-		buf.Write(append(b, '\n'))
+		buf.Write(append(runtime.SignLine(key, d.lineContext(file), b), '\n'))
 	}
 	f, err := os.OpenFile(file, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {

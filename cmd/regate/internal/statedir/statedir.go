@@ -188,4 +188,9 @@ func (d *Dir) prune(keep string) {
 }
 
 // Root is the folder's path.
-func (d *Dir) Root() string { return d.root }
+func (d *Dir) Root() string {
+	if d == nil {
+		return ""
+	}
+	return d.root
+}

@@ -1,7 +1,9 @@
 package statedir_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -258,5 +260,53 @@ func TestSessionsArePruned(t *testing.T) {
 	}
 	if got, _ := d.Approvals("p", "recent"); len(got) != 1 {
 		t.Errorf("a recent session was pruned: %v", got)
+	}
+}
+
+// TestApprovalsAreSigned: an approvals file holds only lines Approve wrote
+// for that session and policy. A line appended without a MAC, or copied
+// from another session's file, is an error naming it, and the caller
+// decides without the session's approvals (asking more, never less).
+func TestApprovalsAreSigned(t *testing.T) {
+	d, err := statedir.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	deploy := compiler.Approval{Surface: "bash", Pattern: "make deploy"}
+	for _, s := range []string{"s1", "s2"} {
+		if err := d.Approve("/p/policy.jsonc", s, deploy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(d.Root(), "sessions", "*", "*.jsonl"))
+	if len(files) != 2 {
+		t.Fatalf("approvals files %v", files)
+	}
+	if got, err := d.Approvals("/p/policy.jsonc", "s1"); err != nil || !reflect.DeepEqual(got, []compiler.Approval{deploy}) {
+		t.Fatalf("signed approvals: %v, %v", got, err)
+	}
+	signed, _ := os.ReadFile(files[0])
+	for _, c := range []struct {
+		name  string
+		extra []byte
+	}{
+		{"unsigned", []byte(`{"surface":"bash","pattern":"*"}` + "\n")},
+		{"copied from another session", signed},
+	} {
+		before, _ := os.ReadFile(files[1])
+		f, _ := os.OpenFile(files[1], os.O_APPEND|os.O_WRONLY, 0)
+		f.Write(c.extra)
+		f.Close()
+		_, err1 := d.Approvals("/p/policy.jsonc", "s1")
+		_, err2 := d.Approvals("/p/policy.jsonc", "s2")
+		if err := errors.Join(err1, err2); err == nil || !strings.Contains(err.Error(), "MAC does not verify") {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		os.WriteFile(files[1], before, 0o600)
+	}
+	a, _ := os.ReadFile(files[0])
+	b, _ := os.ReadFile(files[1])
+	if bytes.Equal(a, b) {
+		t.Error("two sessions' files hold the same signed line: a line copied between them would verify")
 	}
 }
