@@ -31,8 +31,14 @@ type decisionSpec struct {
 	// keys rather than the entries.
 	policyMany bool
 	// self is whether the self floor guards places (selfguard.go);
-	// guardSelf is the hard guards' guardSelf, false to turn it off.
+	// guardSelf is the hard guards' guardSelf, false to turn it off;
+	// selfConfirms and selfMany are its layer's policyConfirms and
+	// policyMany.
 	self, guardSelf bool
+	selfConfirms    map[string]bool
+	selfMany        bool
+	// selfSecrets is whether the self floor guards secrets (selfguard.go).
+	selfSecrets bool
 }
 
 type agentSpec struct {
@@ -80,7 +86,11 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 		// deny, after yolo and approvals have had their say.
 		b.WriteString(" else := decide.assemble(s) if {\n\ts := self_guard\n\tfinal[0] < 2\n} else := decide.assemble(final)\n\n")
 		fmt.Fprintf(&b, "final := %s if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
-		b.WriteString(selfGuardRule)
+		writes := fmt.Sprintf(selfWrites, confirmedNodes(spec.selfConfirms, spec.selfMany, "grp", "ks"))
+		if spec.selfSecrets {
+			writes = "array.concat(\n" + writes + ",\n" + selfSecrets + ",\n)"
+		}
+		fmt.Fprintf(&b, "self_guard := os[0] if {\n\tos := %s\n}\n\n", writes)
 	} else {
 		fmt.Fprintf(&b, " else := decide.assemble(%s) if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
 	}
@@ -104,7 +114,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	floors := mustJSON(flooring)
 	besidesBare := slices.Sorted(slices.Values(append([]string{"within"}, flooring...)))
 	mild := slices.Sorted(slices.Values(append([]string{"bare"}, besidesBare...)))
-	nodes := confirmedNodes(spec, "grp", "ks")
+	nodes := confirmedNodes(spec.policyConfirms, spec.policyMany, "grp", "ks")
 	group := "[grp] := c.forms"
 	if !strings.HasPrefix(nodes, "union(") {
 		group = "count(c.forms) == 1"
@@ -118,7 +128,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	// The same lookup for each of many spelling groups (a recursive
 	// read's walk): the most restrictive group's rule, the first on a tie,
 	// as layered composes them.
-	wideNodes := confirmedNodes(spec, "forms", "keys")
+	wideNodes := confirmedNodes(spec.policyConfirms, spec.policyMany, "forms", "keys")
 	everyForms := "forms" // strict Rego: a variable every declares is used
 	if !strings.Contains(wideNodes, "forms") {
 		everyForms = "_"
@@ -247,18 +257,27 @@ func lookupValue(r Rule, rank int, catchAll bool) map[string]any {
 	return v
 }
 
-// selfGuardRule is the self floor's entry: the first write or edit check
-// that meets a guarded place (selfguard.go), as an ask.
-const selfGuardRule = `self_guard := os[0] if {
-	os := [[1, 0 - i, "self-guard", r, {"fault": true, "floor": "", "yolo": false}] |
+// selfWrites are the self floor's entries (selfguard.go), asks: one for
+// each check on the write or edit surface that meets a guarded place; %s
+// is the rank nodes of the layer's rules that match (confirmedNodes).
+// selfSecrets are those of the path checks that name a secret. self_guard
+// is the first of them.
+const (
+	selfWrites = `[[1, 0 - i, "self-guard", r, {"fault": true, "floor": "", "yolo": false}] |
 		some i, c in input.checks
 		m := data.regate.rules.self.surfaces[c.surface]
 		some g, grp in c.forms
-		r := decide.best(m, decide.keys(c, g), grp)
-	]
-}
-
-`
+		ks := decide.keys(c, g)
+		r := m.rules[max(%s)]
+	]`
+	selfSecrets = `[[1, 0 - i, "self-guard", r, {"fault": true, "floor": "", "yolo": false}] |
+		some i, c in input.checks
+		c.surface == "path"
+		some grp in c.forms
+		some f in grp
+		r := data.regate.rules.self.secrets[f]
+	]`
+)
 
 // faultDecision is the decision when no check has an outcome: the call is
 // blocked as a fault.
@@ -339,18 +358,19 @@ func mustJSON(v any) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// confirmedNodes is the Rego set of the rank nodes of the policy's rules
-// that match one spelling group, the variable grp, whose candidate keys are
-// the variable ks: the nodes the keys reach, and the entries to confirm of
-// the kinds the policy files (matcher.go).
-func confirmedNodes(spec *decisionSpec, grp, ks string) string {
+// confirmedNodes is the Rego set of the rank nodes of a layer's rules (the
+// matcher m) that match one spelling group, the variable grp, whose
+// candidate keys are the variable ks: the nodes the keys reach, and the
+// entries to confirm of the kinds the layer files, confirms (matcher.go);
+// many: the layer files many, so the keys are walked, not the entries.
+func confirmedNodes(confirms map[string]bool, many bool, grp, ks string) string {
 	sets := []string{fmt.Sprintf("graph.reachable(m.graph, %s)", ks)}
 	for _, kind := range []struct{ name, test string }{
 		{"starts", "startswith(f, e[1])"}, {"ends", "endswith(f, e[1])"}, {"globs", "glob.match(e[1], null, f)"},
 	} {
 		switch {
-		case !spec.policyConfirms[kind.name]:
-		case spec.policyMany:
+		case !confirms[kind.name]:
+		case many:
 			sets = append(sets, fmt.Sprintf("{e[0] | some k in %s; some e in m.%s[k]; some f in %s; %s}", ks, kind.name, grp, kind.test))
 		default:
 			sets = append(sets, fmt.Sprintf("{e[0] | some k, es in m.%s; k in %s; some e in es; some f in %s; %s}", kind.name, ks, grp, kind.test))

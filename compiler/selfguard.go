@@ -30,8 +30,9 @@ type Guarded struct {
 // selfLayer is the self floor's rule set: the guarded places on the write
 // and edit surfaces, each an ask whose reason names the place, with the
 // folders that hold a guarded path (exact: moving or deleting one moves or
-// deletes what it holds, while a write into it writes another file). No
-// file positions them.
+// deletes what it holds, while a write into it writes another file), and
+// the secrets, whose every use on the path surface asks. No file positions
+// them.
 func selfLayer(guarded []Guarded, home string, spec *decisionSpec) layer {
 	if len(guarded) == 0 {
 		return layer{name: "self", data: map[string]any{}}
@@ -72,19 +73,25 @@ func selfLayer(guarded []Guarded, home string, spec *decisionSpec) layer {
 			}
 		}
 	}
-	var secrets []Rule
-	for _, g := range guarded {
-		if p := ExpandHome(g.Path, home); g.Secret && path.IsAbs(p) {
-			secrets = append(secrets, Rule{Pattern: path.Clean(p), Action: Ask, Reason: g.What + selfReasonEnd})
-		}
-	}
 	perm := Permission{Surfaces: []*Surface{{Name: "write", Rules: rules}, {Name: "edit", Rules: slices.Clone(rules)}}}
-	if len(secrets) > 0 {
-		perm.Surfaces = append(perm.Surfaces, &Surface{Name: "path", Rules: secrets})
-	}
 	spec.self = true
 	_, surfaces := permissionData(&perm, home)
-	return layer{name: "self", data: map[string]any{"surfaces": surfaces}}
+	spec.selfConfirms, spec.selfMany = confirmsUsed(surfaces)
+	data := map[string]any{"surfaces": surfaces}
+	// A secret is one exact path: a set lookup per spelling of every path
+	// check, which costs far less than a matcher's lookup.
+	secrets := map[string]any{}
+	for _, g := range guarded {
+		if p := ExpandHome(g.Path, home); g.Secret && path.IsAbs(p) {
+			p = path.Clean(p)
+			secrets[p] = lookupValue(Rule{Pattern: p, Action: Ask, Reason: g.What + selfReasonEnd}, 0, false)
+		}
+	}
+	if len(secrets) > 0 {
+		data["secrets"] = secrets
+		spec.selfSecrets = true
+	}
+	return layer{name: "self", data: data}
 }
 
 // selfReasonEnd ends every self-floor reason: why the floor asks.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/regate/regate/compiler"
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/hosts"
 	"github.com/regate/regate/internal/testkit/workload"
 	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
@@ -20,15 +21,17 @@ import (
 // mean) it reports the median decision (p50-µs) and the 90th percentile.
 func BenchmarkDecision(b *testing.B) {
 	for _, p := range []struct {
-		name string
-		src  []byte
+		name    string
+		src     []byte
+		guarded []compiler.Guarded
 	}{
-		{"bench-33", []byte(workload.Policy(33))},
-		{"bench-10000", []byte(workload.Policy(10000))},
-		{"default", policies.Default()},
+		{"bench-33", []byte(workload.Policy(33)), nil},
+		{"bench-10000", []byte(workload.Policy(10000)), nil},
+		{"default", policies.Default(), nil},
+		{"default+self", policies.Default(), benchGuarded()},
 	} {
 		b.Run(p.name, func(b *testing.B) {
-			e := uncachedEngine(b, p.src)
+			e := uncachedEngine(b, p.src, p.guarded...)
 			calls := workload.Calls(workload.Seed, 1000)
 			inputs := make([]*facts.Input, len(calls))
 			for i, c := range calls {
@@ -53,6 +56,22 @@ func BenchmarkDecision(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds())/1000, "p90-µs")
 		})
 	}
+}
+
+// benchGuarded are the places `regate hook` guards for a user at /home/u
+// (cmd/regate's guarded): the policy, regate's folders, every host's.
+func benchGuarded() []compiler.Guarded {
+	out := []compiler.Guarded{
+		{Path: "/home/u/.config/regate/policy.jsonc", What: "the policy file regate decides with"},
+		{Path: "/home/u/.config/regate", What: "regate's configuration folder", Folder: true},
+		{Path: "/home/u/.cache/regate", What: "regate's state folder", Folder: true},
+		{Path: "/home/u/.cache/regate/key", What: "the key", Secret: true},
+		{Path: "/home/u/.local/state/regate", What: "regate's log folder", Folder: true},
+	}
+	for _, p := range hosts.SettingsPlaces("/home/u", func(string) string { return "" }) {
+		out = append(out, compiler.Guarded{Path: p.Path, What: p.What, Folder: p.Folder})
+	}
+	return out
 }
 
 // BenchmarkThreeUnitCall decides one bash call of three units (and the
@@ -82,11 +101,13 @@ func BenchmarkThreeUnitCall(b *testing.B) {
 	}
 }
 
-// uncachedEngine is policy src compiled for a home of /home/u and decided
-// in /home/u/repo on an empty file system, with no decision cache.
-func uncachedEngine(b *testing.B, src []byte) *runtime.Engine {
+// uncachedEngine is policy src compiled for a home of /home/u, with the
+// self floor guarding guarded, and decided in /home/u/repo on an empty
+// file system, with no decision cache.
+func uncachedEngine(b *testing.B, src []byte, guarded ...compiler.Guarded) *runtime.Engine {
 	b.Helper()
-	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: src}}, compiler.WithHome("/home/u"))
+	out, err := compiler.Compile(compiler.Input{Policy: &compiler.Source{Name: "policy.jsonc", Data: src}, Guarded: guarded},
+		compiler.WithHome("/home/u"))
 	if err != nil {
 		b.Fatal(err)
 	}
