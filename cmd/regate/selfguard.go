@@ -12,10 +12,10 @@ import (
 
 // guarded are the places the self floor guards for a decision under these
 // rule flags (docs/self-protection.md): every rule file read, by the path
-// given and by its resolved path, the folders agent files are listed from
-// and Pi's rule folder, regate's configuration, state and log folders (the
-// default ones and those the flags name), and every host's settings that
-// register the hook. Listed whether or not they exist: an agent that
+// given and by its resolved path, the folders agent files are listed from,
+// Pi's rule folder and the profile folders, regate's configuration, state
+// and log folders (the default ones and those the flags name) with the
+// state folder's key, and every host's settings that register the hook. Listed whether or not they exist: an agent that
 // creates the policy file a hook would read next has written a rule.
 func (f *ruleFlags) guarded(in compiler.Input, stateRoot string, logDirs []string) []compiler.Guarded {
 	home := f.home
@@ -58,13 +58,16 @@ func (f *ruleFlags) guarded(in compiler.Input, stateRoot string, logDirs []strin
 	for _, d := range f.agentDirs {
 		place(d, "a folder of agent files regate decides with", true)
 	}
+	agentDir := os.Getenv("PI_CODING_AGENT_DIR")
+	if agentDir == "" {
+		agentDir = filepath.Join(home, ".pi", "agent")
+	}
 	if f.pi {
-		agentDir := os.Getenv("PI_CODING_AGENT_DIR")
-		if agentDir == "" {
-			agentDir = filepath.Join(home, ".pi", "agent")
-		}
 		place(filepath.Join(agentDir, "my-pi", "permission-system"), "the folder of regate's rule files for Pi", true)
 	}
+	// Profile bindings choose the prompt a model is given (docs/profiles.md).
+	place(filepath.Join(agentDir, "system-prompts"), "the folder of prompt profiles and their bindings", true)
+	out = append(out, compiler.Guarded{Path: "*/.pi/system-prompts", What: "the project's prompt profiles and their bindings", Folder: true})
 	config := os.Getenv("XDG_CONFIG_HOME")
 	if config == "" {
 		config = filepath.Join(home, ".config")
