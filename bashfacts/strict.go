@@ -230,14 +230,17 @@ func sensitiveEnv(name string) bool {
 }
 
 // sensitiveAssignment returns the variable of NAME=value (or of export's
-// and declare's NAME=value) when it is sensitive.
+// and declare's NAME=value) when it is sensitive and the value is not an
+// inert one (envtable.go).
 func sensitiveAssignment(word string) string {
 	if !argmodel.IsAssignment(word) {
 		return ""
 	}
-	name, _, _ := strings.Cut(word, "=")
-	name = strings.TrimSuffix(name, "+")
-	if sensitiveEnv(name) {
+	name, value, _ := strings.Cut(word, "=")
+	if n, appends := strings.CutSuffix(name, "+"); appends {
+		name, value = n, "+" // NAME+=value: never inert
+	}
+	if sensitiveEnv(name) && !inertValue(name, value) {
 		return name
 	}
 	return ""

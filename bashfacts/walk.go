@@ -230,7 +230,7 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		u := w.compound(c, c.Variant.Value, sc)
 		for _, a := range c.Args {
 			w.substs(a, sc)
-			if a.Name != nil && a.Value != nil && sensitiveEnv(a.Name.Value) {
+			if a.Name != nil && a.Value != nil && sensitiveEnv(a.Name.Value) && !w.inertAssignment(a) {
 				w.out.Units[u].Strict = "sets " + a.Name.Value + ", which changes what runs"
 				w.envSet = a.Name.Value
 			}
@@ -336,7 +336,7 @@ func staticWord(word *syntax.Word) bool {
 func (w *walker) call(c *syntax.CallExpr, sc scope) Dir {
 	for _, a := range c.Assigns {
 		w.substs(a, sc)
-		if a.Name != nil && sensitiveEnv(a.Name.Value) {
+		if a.Name != nil && sensitiveEnv(a.Name.Value) && !w.inertAssignment(a) {
 			if len(c.Args) == 0 {
 				w.envSet = a.Name.Value // NAME=value alone: the rest runs under it
 			} else {
