@@ -100,6 +100,10 @@ type Unit struct {
 	// options bundled or apart, in any order, short or long. Strict mode
 	// decides them by the rules that name them (docs/strict.md).
 	Spellings []string `json:"spellings,omitempty"`
+	// Plain is the unit's text without its program's inert global options
+	// (git --no-pager log is git log, globals.go), when it has any: the
+	// facts match it in the unit's own spelling group, in every mode.
+	Plain string `json:"plain,omitempty"`
 }
 
 // Dir is the effective directory at a point of the command, relative to

@@ -184,6 +184,12 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		u.Runs = strings.Join(runs, " ")
 	}
 	u.Spellings = otherSpellings(u.Text)
+	if !u.Dynamic {
+		u.Plain = plainText(prog, texts)
+		if core := coreText(prog, texts); core != "" && core != u.Plain {
+			u.Spellings = append(append(u.Spellings, core), otherSpellings(core)...)
+		}
+	}
 	w.out.Units = append(w.out.Units, u)
 	if lit && strings.Contains(name, "/") {
 		w.token(name, words[0], TokenProgram, false, sc)

@@ -77,6 +77,11 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		u := units[i]
 		texts[i] = u.Text
 		forms[i] = texts[i : i+1 : i+1]
+		if u.Plain != "" {
+			// The plain spelling is the same command (bashfacts.Unit.Plain):
+			// one group, so the most specific rule of either decides.
+			forms[i] = []string{u.Text, u.Plain}
+		}
 		c := Check{
 			Surface: "bash", Value: u.Text, Forms: forms[i : i+1 : i+1], Origin: u.Origin,
 			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable,
