@@ -125,6 +125,8 @@ var selfFloorCalls = []struct {
 	{"bash", map[string]any{"command": "install -m 600 README ~/.claude/settings.json"}, "Claude Code's user settings"},
 	{"bash", map[string]any{"command": "git checkout -- policy.jsonc"}, "the policy file"},
 	{"bash", map[string]any{"command": "git restore policy.jsonc"}, "the policy file"},
+	{"bash", map[string]any{"command": "npm --cache ~/.cache/regate install"}, "regate's state folder"},
+	{"bash", map[string]any{"command": "go test -outputdir=/home/u/.cache/regate/x ./..."}, "inside regate's state folder"},
 	{"bash", map[string]any{"command": "cat README | sudo tee policy.jsonc"}, "the policy file"},
 	{"bash", map[string]any{"command": "cd ~/.config/regate && echo '{}' > policy.jsonc"}, "inside the folder of regate's rule files"},
 	{"bash", map[string]any{"command": "echo '{}' > $HOME/.claude/settings.json"}, "Claude Code's user settings"},
