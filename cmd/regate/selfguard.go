@@ -15,8 +15,9 @@ import (
 // given and by its resolved path, the folders agent files are listed from,
 // Pi's rule folder and the profile folders, regate's configuration, state
 // and log folders (the default ones and those the flags name) with the
-// state folder's key, and every host's settings that register the hook. Listed whether or not they exist: an agent that
-// creates the policy file a hook would read next has written a rule.
+// state folder's key, and every host's settings that register the hook.
+// Listed whether or not they exist: an agent that creates the policy file
+// a hook would read next has written a rule.
 func (f *ruleFlags) guarded(in compiler.Input, stateRoot string, logDirs []string) []compiler.Guarded {
 	home := f.home
 	if home == "" {
