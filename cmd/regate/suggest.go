@@ -112,7 +112,7 @@ func runSuggest(ctx context.Context, p *suggestParams, stdout, stderr io.Writer)
 			return withCode(exitUsage, err)
 		}
 		if len(unverified) > 0 {
-			fmt.Fprintf(stderr, "suggest: %d line(s) of %s ignored: no MAC that verifies under the state folder's key (written by something other than the host, or by a host that does not sign; --trust-unsigned takes them): %s\n",
+			fmt.Fprintf(stderr, "suggest: %d line(s) of %s ignored: a repeat of an earlier line, or no MAC that verifies under the state folder's key (written by something other than the host, or by a host that does not sign; --trust-unsigned takes those): %s\n",
 				len(unverified), name, strings.Join(firstN(unverified, 5), ", "))
 		}
 		evidence = append(evidence, recs...)
@@ -186,8 +186,9 @@ func readEvidence(name string, read func(io.Reader, string) ([]suggest.Record, [
 
 // reviewVerifier checks the review logs' lines against the state folder's
 // log key (statedir.LogKey): an approval an agent appended carries no MAC
-// that verifies. With --trust-unsigned, a line without one is taken as it
-// is, and a signed line still has to verify.
+// that verifies, and a line that repeats an earlier one (a signed line
+// copied again, to reach --min) counts once. With --trust-unsigned, a line
+// without a MAC is taken as it is, and a signed line still has to verify.
 func (p *suggestParams) reviewVerifier() (suggest.Verify, error) {
 	dir, err := p.state.dirAt()
 	if err != nil {
@@ -200,7 +201,12 @@ func (p *suggestParams) reviewVerifier() (suggest.Verify, error) {
 	if err != nil {
 		return nil, withCode(exitFault, err)
 	}
+	seen := map[string]bool{}
 	return func(line []byte) ([]byte, bool) {
+		if seen[string(line)] {
+			return line, false // a signed line copied again counts once
+		}
+		seen[string(line)] = true
 		if unsigned, ok := runtime.VerifyLine(key, ask.ReviewLogFile, line); ok {
 			return unsigned, true
 		}

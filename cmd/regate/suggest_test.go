@@ -53,6 +53,12 @@ func TestSuggestIgnoresForgedReviews(t *testing.T) {
 	for _, f := range forged {
 		log.Write(append(f, '\n'))
 	}
+	// One signed approval of cargo publish, copied three times: it counts
+	// once, and one approval is no suggestion.
+	release := runtime.SignLine(key, ask.ReviewLogFile, line("cargo publish", "s6"))
+	for range 3 {
+		log.Write(append(release, '\n'))
+	}
 	review := filepath.Join(dir, "review.jsonl")
 	policy := filepath.Join(dir, "policy.jsonc")
 	for name, text := range map[string][]byte{review: log.Bytes(), policy: []byte(`{"permission": {"*": "ask", "bash": {"*": "ask"}}}`)} {
@@ -74,13 +80,13 @@ func TestSuggestIgnoresForgedReviews(t *testing.T) {
 		}
 		if trust {
 			// The unsigned line is taken, alone: one approval is no suggestion.
-			if !strings.Contains(stderr.String(), "4 line(s)") {
-				t.Errorf("trust-unsigned: want the 4 lines with a bad MAC reported: %s", stderr.String())
+			if !strings.Contains(stderr.String(), "6 line(s)") {
+				t.Errorf("trust-unsigned: want the 4 lines with a bad MAC and 2 repeats reported: %s", stderr.String())
 			}
-		} else if !strings.Contains(stderr.String(), "5 line(s)") || !strings.Contains(stderr.String(), review+":4") {
+		} else if !strings.Contains(stderr.String(), "7 line(s)") || !strings.Contains(stderr.String(), review+":4") {
 			t.Errorf("want the 5 forged lines reported from %s:4 on: %s", review, stderr.String())
 		}
-		if strings.Contains(stdout.String(), "deploy") {
+		if strings.Contains(stdout.String(), "deploy") || strings.Contains(stdout.String(), "publish") {
 			t.Errorf("trust-unsigned %v: a suggestion from forged lines: %s", trust, stdout.String())
 		}
 	}
