@@ -343,14 +343,19 @@ func stdinOf(st *syntax.Stmt) string {
 	return ""
 }
 
-// gitObjectPaths gates the path of git show REV:path (and cat-file's) as a
-// path token strict mode checks: the file is read from the repository,
-// under the same rules as reading it from the work tree. The path is taken
+// gitObjectReaders are git's subcommands that print the blobs REV:path
+// names (git diff A:x B:y prints both files).
+var gitObjectReaders = set("show", "cat-file", "diff", "difftool")
+
+// gitObjectPaths gates the path of git show REV:path (and cat-file's,
+// diff's) as a path token strict mode checks: the file is read from the
+// repository, under the same rules as reading it from the work tree. The
+// path is taken
 // relative to the working directory (git's is the repository root unless
 // it starts with ./), which is the same for a command run at the root.
 func (w *walker) gitObjectPaths(args []string, argWords []*syntax.Word, sc scope) {
 	i := skipOptions(args, "Cc", set("--git-dir", "--work-tree", "--namespace", "--config-env"))
-	if i >= len(args) || (args[i] != "show" && args[i] != "cat-file") {
+	if i >= len(args) || !gitObjectReaders[args[i]] {
 		return
 	}
 	strictSc := sc
