@@ -189,7 +189,18 @@ func (e *Env) build(call Call) *Input {
 		name, _ := args["name"].(string)
 		in.Checks = append(in.Checks, Check{Surface: "skill", Value: name, Forms: [][]string{{name}}})
 	default:
-		in.Checks = append(in.Checks, e.pathToolChecks(call.Tool, args, cwd)...)
+		checks := e.pathToolChecks(call.Tool, args, cwd)
+		if !fileTools[call.Tool] && !searchTools[call.Tool] {
+			// A tool regate has no model of: every path it holds
+			// (toolpaths.go), the tool's own check carrying each.
+			if more := e.unmodelledPathChecks(call.Tool, args, cwd); len(more) > 0 {
+				if _, hasPath := args["path"]; !hasPath {
+					checks = nil // the tool's check without a value
+				}
+				checks = append(checks, more...)
+			}
+		}
+		in.Checks = append(in.Checks, checks...)
 		e.markExecConfigWrite(call.Tool, in.Checks)
 		if call.Tool == "grep" {
 			base := "."

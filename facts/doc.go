@@ -50,7 +50,9 @@
 // gated on its targets and on arguments.path. skill is gated on its name.
 // bash, and every shellTools alias, is gated on its command; an alias's
 // workdir is gated as a path. Any other tool is gated on its own surface,
-// and on input.path when it has one.
+// and on input.path when it has one; a tool none of these is, a host's
+// tool no table maps, also on every other path its input holds, by field
+// name or by value (toolpaths.go).
 //
 // # Strict facts
 //
