@@ -78,6 +78,31 @@ func TestSelfFloor(t *testing.T) {
 	}
 	engines := selfEngines(t, fsys)
 	checkSelfFloor(t, engines, "")
+	// A session approval of the exact call, as a host records one: the
+	// decision's surface and value (and a bash call's whole command).
+	exact := selfEngines(t, fsys)
+	for _, c := range selfFloorCalls {
+		if c.what == "" {
+			continue
+		}
+		call := facts.Call{Tool: c.tool, Input: c.input}
+		for name, e := range exact {
+			d, err := e.Decide(context.Background(), call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			approvals := []compiler.Approval{{Surface: d.Surface, Pattern: d.Value}}
+			if cmd, ok := c.input["command"].(string); ok {
+				approvals = append(approvals, compiler.Approval{Surface: "bash", Pattern: cmd})
+			}
+			if err := e.Session().Approve(approvals...); err != nil {
+				t.Fatal(err)
+			}
+			if again, err := e.Decide(context.Background(), call); err != nil || again.Action != "ask" || again.Layer != "self-guard" {
+				t.Errorf("%s: %s %v approved exactly (%v): %s in %s (%v); want the self floor's ask", name, c.tool, c.input, approvals, again.Action, again.Layer, err)
+			}
+		}
+	}
 	// A session approval of every call on every surface lifts nothing.
 	for _, e := range engines {
 		if err := e.Session().Approve(
