@@ -56,7 +56,13 @@ func testMain(m *testing.M) int {
 	}
 	// Not in the temporary folder: regate install refuses an executable
 	// there (it vanishes, and then the host runs every tool unguarded).
-	// The hosts' npm folder lasts, so the build goes beside it.
+	// The hosts' npm folder lasts, so the build goes beside it; one in the
+	// temporary folder is said first, in one line, rather than as every
+	// scenario's failure.
+	if rel, err := filepath.Rel(os.TempDir(), npmDir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		fmt.Fprintf(os.Stderr, "e2e: the hosts' folder %s (REGATE_E2E_NPM) lies in the temporary folder %s, where regate install refuses the regate built beside it; set REGATE_E2E_NPM to a lasting folder such as $HOME/.cache/regate-e2e\n", npmDir, os.TempDir())
+		return 1
+	}
 	parent := filepath.Join(npmDir, "regate-bin")
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
