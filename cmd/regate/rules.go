@@ -57,10 +57,7 @@ func (f *ruleFlags) piLocations() error {
 			return withCode(exitBadRules, err)
 		}
 	}
-	agentDir := os.Getenv("PI_CODING_AGENT_DIR")
-	if agentDir == "" {
-		agentDir = filepath.Join(home, ".pi", "agent")
-	}
+	agentDir := piAgentDir(home)
 	dir := filepath.Join(agentDir, "my-pi", "permission-system")
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	if p := filepath.Join(dir, "policy.jsonc"); f.policy == "" && exists(p) {
@@ -76,6 +73,14 @@ func (f *ruleFlags) piLocations() error {
 	// Global agents first: a project agent file of the same name replaces it.
 	f.agentDirs = append([]string{filepath.Join(agentDir, "agents"), filepath.Join(cwd, ".pi", "agents")}, f.agentDirs...)
 	return nil
+}
+
+// piAgentDir is Pi's agent folder: $PI_CODING_AGENT_DIR, else ~/.pi/agent.
+func piAgentDir(home string) string {
+	if d := os.Getenv("PI_CODING_AGENT_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(home, ".pi", "agent")
 }
 
 // input reads the named rule files. A file that cannot be read is an error

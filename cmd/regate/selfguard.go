@@ -59,10 +59,7 @@ func (f *ruleFlags) guarded(in compiler.Input, stateRoot string, logDirs []strin
 	for _, d := range f.agentDirs {
 		place(d, "a folder of agent files regate decides with", true)
 	}
-	agentDir := os.Getenv("PI_CODING_AGENT_DIR")
-	if agentDir == "" {
-		agentDir = filepath.Join(home, ".pi", "agent")
-	}
+	agentDir := piAgentDir(home)
 	if f.pi {
 		place(filepath.Join(agentDir, "my-pi", "permission-system"), "the folder of regate's rule files for Pi", true)
 	}
