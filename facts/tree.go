@@ -40,7 +40,7 @@ const (
 	TreeRole        = "tree"         // every entry below the folder
 	TreeVisibleRole = "tree-visible" // hidden names and gitignored paths skipped
 	ListTreeRole    = "list-tree"    // folders opened, files only named (ls -R)
-	TreeTrackedRole = "tree-tracked" // what git tracks: gitignored paths skipped (git grep)
+	TreeTrackedRole = "tree-tracked" // gitignored paths skipped, hidden names read (git grep, rg --hidden)
 )
 
 // maxTreeEntries bounds one recursive read's walk. Each entry is one

@@ -254,6 +254,10 @@ func TestStrictToolModels(t *testing.T) {
 		{"git add README.md", succeeds, "ask", "ask", "allow", "allow"},
 		{"git commit --allow-empty -qm 'fix: parser'", touches(".git/refs/heads/master"), "ask", "ask", "allow", "allow"},
 		{"git stash list", succeeds, "ask", "ask", "allow", "allow"},
+		// A branch or a tag changes refs only, as a commit does: the rules
+		// that name git decide it.
+		{"git branch feature", touches(".git/refs/heads/feature"), "ask", "ask", "allow", "allow"},
+		{"git tag v1", touches(".git/refs/tags/v1"), "ask", "ask", "allow", "allow"},
 		// .env named as a pattern or a string is not read: not denied.
 		{"find . -name .env", keepsSecret, "ask", "deny", "allow", "deny"},
 		{"git check-ignore .env", keepsSecret, "ask", "deny", "allow", "deny"},
@@ -276,7 +280,6 @@ func TestStrictToolModels(t *testing.T) {
 		{"curl -sK curl.cfg file:///dev/null", touches("cfg.lock"), "ask", "ask", "ask", "allow"},
 		{"tar -xzf x.tgz", touches("new.txt"), "ask", "ask", "ask", "allow"},
 		{"git config core.pager cat", touches(".git/config"), "ask", "ask", "ask", "allow"},
-		{"git branch feature", touches(".git/refs/heads/feature"), "ask", "ask", "ask", "allow"},
 		{"git -C src log --oneline -1", keepsSecret, "ask", "ask", "ask", "allow"},
 		{"git clean -fdx", touches(".env"), "ask", "ask", "ask", "allow"},
 		{"go env -w GOFLAGS=-v", touches(".home/goenv"), "ask", "ask", "ask", "allow"},

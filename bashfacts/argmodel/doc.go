@@ -104,7 +104,7 @@
 //     '!*.lock' excludes: {"!": "pattern"}).
 //   - floor_if_contains: the floor applies only to a value that holds one
 //     of these strings (curl -F name=@file); slots take floor and
-//     floor_if_contains too (git branch NAME creates a branch).
+//     floor_if_contains too (git config NAME VALUE sets configuration).
 //
 // A value or operand in the url role whose scheme is file: (or a curl
 // glob that may spell one) is not understood: it is a local path regate

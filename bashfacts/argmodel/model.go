@@ -24,7 +24,8 @@ const (
 	// TreeVisible is a folder read recursively, skipping hidden files and
 	// those its ignore files name (rg without --hidden or --no-ignore).
 	TreeVisible = "tree-visible"
-	// TreeTracked is a folder whose files git tracks are read (git grep):
+	// TreeTracked is a folder whose files git tracks are read (git grep, and
+	// rg --hidden, which still honours ignore files):
 	// what its .gitignore files ignore is skipped.
 	TreeTracked = "tree-tracked"
 	// ListTree is a folder listed recursively (ls -R): its folders are
@@ -174,7 +175,7 @@ type Slot struct {
 	Unless  []string `json:"unless,omitempty"`
 	Default string   `json:"default,omitempty"`
 	// Floor is a reason an operand in this slot makes the call ask (git
-	// branch NAME creates a branch), limited by FloorIfContains.
+	// config NAME VALUE sets configuration), limited by FloorIfContains.
 	Floor           string   `json:"floor,omitempty"`
 	FloorIfContains []string `json:"floor_if_contains,omitempty"`
 	// Assign makes the slot's operands NAME=value, the value in the role

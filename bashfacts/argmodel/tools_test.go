@@ -53,13 +53,16 @@ var toolCases = []parseCase{
 	{[]string{"git", "branch"}, "sub", ""},
 	{[]string{"git", "branch", "--list", "f*"}, "sub - pattern", ""},
 	{[]string{"git", "branch", "-vv"}, "sub -", ""},
-	{[]string{"git", "branch", "feature"}, "sub value", "git branch feature creates a branch"},
-	{[]string{"git", "branch", "--sort=refname", "feature"}, "sub value value", "git branch feature creates"},
-	{[]string{"git", "branch", "-d", "x"}, "sub - value", "git branch -d deletes a branch"},
+	// Creating, deleting or renaming a branch or a tag changes refs only,
+	// as a commit does: decided by the rules that name it, not floored.
+	{[]string{"git", "branch", "feature"}, "sub value", ""},
+	{[]string{"git", "branch", "--sort=refname", "feature"}, "sub value value", ""},
+	{[]string{"git", "branch", "-d", "x"}, "sub - value", ""},
 	{[]string{"git", "branch", "--no-list"}, "", "git branch: the option --no-list is not"},
 	{[]string{"git", "tag", "-l", "v*"}, "sub - pattern", ""},
 	{[]string{"git", "tag", "-n5"}, "sub value", ""},
-	{[]string{"git", "tag", "v1"}, "sub value", "git tag v1 creates a tag"},
+	{[]string{"git", "tag", "v1"}, "sub value", ""},
+	{[]string{"git", "tag", "-e", "v1"}, "sub - value", "git tag -e opens an editor"},
 	{[]string{"git", "config", "core.pager"}, "sub value", ""},
 	{[]string{"git", "config", "--get", "user.name"}, "sub - value", ""},
 	{[]string{"git", "config", "core.pager", "sh"}, "sub value value", "git config sh sets git's configuration"},
@@ -100,7 +103,14 @@ var toolCases = []parseCase{
 	// rg: the folders searched skip hidden and ignored files unless told.
 	{[]string{"rg", "foo"}, "pattern", ""},
 	{[]string{"rg", "-n", "foo", "src"}, "- pattern tree-visible", ""},
-	{[]string{"rg", "--hidden", "foo", "."}, "- pattern tree", ""},
+	// --hidden reads hidden names but still honours .gitignore (real rg
+	// skips a gitignored .env with --hidden): the walk git grep makes.
+	{[]string{"rg", "--hidden", "foo", "."}, "- pattern tree-tracked", ""},
+	{[]string{"rg", "--hidden", "--no-ignore", "foo", "."}, "- - pattern tree", ""},
+	{[]string{"git", "reflog", "-10"}, "sub -", ""},
+	{[]string{"git", "reflog", "show", "--oneline", "main"}, "sub sub - value", ""},
+	{[]string{"git", "reflog", "expire", "--all"}, "sub sub -", ""},
+	{[]string{"git", "reflog", "HEAD"}, "", "git reflog: the subcommand HEAD is not"}, // git reads it as show HEAD; spelt so, it asks
 	{[]string{"rg", "-uu", "foo"}, "- pattern", ""},
 	{[]string{"rg", "-e", "foo", "--", ".env"}, "- pattern - tree-visible", ""},
 	{[]string{"rg", "-f=pats", "x"}, "read tree-visible", ""},
