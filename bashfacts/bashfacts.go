@@ -100,6 +100,12 @@ type Unit struct {
 	// options bundled or apart, in any order, short or long. Strict mode
 	// decides them by the rules that name them (docs/strict.md).
 	Spellings []string `json:"spellings,omitempty"`
+	// Installed is, for npx NAME, where NAME is installed in the project
+	// the command runs in (DIR/node_modules/.bin/NAME, spelt as Dir.Path
+	// is): when it exists, npx runs it rather than fetching a package, and
+	// the facts lift the "runs another command" floor, leaving the wrapped
+	// command to its own rules. Empty when npx may fetch.
+	Installed string `json:"installed,omitempty"`
 	// Plain is the unit's text without its program's inert global options
 	// (git --no-pager log is git log, globals.go), when it has any: the
 	// facts match it in the unit's own spelling group, in every mode.

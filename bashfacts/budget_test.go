@@ -28,7 +28,14 @@ func TestWorkLimits(t *testing.T) {
 		// Each ./{a,b} is two tokens: the words stay below MaxWords.
 		{"path tokens at the limit", "cat " + words(bashfacts.MaxTokens/2-1, "./{a,b}") + " ./c", false},
 		{"path tokens past it", "cat " + words(bashfacts.MaxTokens/2, "./{a,b}") + " ./c", true},
-		{"brace groups at the limit", braces(bashfacts.MaxBraceGroups), false},
+		{"brace groups at the limit", "echo " + strings.Repeat("{a,", bashfacts.MaxBraceGroups) + "b" + strings.Repeat("}", bashfacts.MaxBraceGroups), false},
+		// Words are counted as bash makes them: 30 groups of {a,b} are 2^30
+		// words, which would exhaust the host's memory.
+		{"brace words at the limit", braces(14), false},
+		{"brace words past it", braces(15), true},
+		{"brace sequence past it", "echo {1..20000} x", true},
+		{"brace sequence at the limit", "echo {1..19998} x", false},
+		{"2^30 brace words", braces(30), true},
 		{"brace groups past it", braces(bashfacts.MaxBraceGroups + 1), true},
 		{"nested brace groups past it", "echo " + strings.Repeat("{a,", bashfacts.MaxBraceGroups+1) + "b" + strings.Repeat("}", bashfacts.MaxBraceGroups+1), true},
 		{"a directory at the limit", dir(bashfacts.MaxDirBytes), false},

@@ -237,27 +237,50 @@ func skipDelimited(s string, i int) int {
 	return i + 1
 }
 
-// awkProgram finds system() and pipes in awk's program (the first operand,
-// unless -f names a file).
+// awkProgram finds what awk's program (the first operand, unless -f names
+// a file) does beyond reading its input and printing: system(), pipes,
+// files read with getline or written by print's redirections, and gawk's
+// @include, @load and -i (gawk -i inplace rewrites its input files).
 func awkProgram(prog string, args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-f" || strings.HasPrefix(a, "--file"):
+		case a == "-f" || strings.HasPrefix(a, "--file") || a == "-E" || strings.HasPrefix(a, "--exec"):
 			return prog + " " + a + " runs a program regate cannot see"
+		case a == "-i" || strings.HasPrefix(a, "--include") || strings.HasPrefix(a, "-i") && !strings.HasPrefix(a, "--"):
+			return prog + " " + a + " includes a library (gawk -i inplace rewrites its input files)"
 		case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:
-			if strings.Contains(a, "system(") || strings.Contains(a, "system (") {
-				return prog + " program calls system()"
-			}
-			for j := 0; j < len(a); j++ {
-				if a[j] == '|' && (j+1 >= len(a) || a[j+1] != '|') && (j == 0 || a[j-1] != '|') {
-					return prog + " program pipes to or from a command"
-				}
-			}
-			return ""
+			return awkCode(prog, a)
+		}
+	}
+	return ""
+}
+
+// awkCode is why an awk program floors, or "". It reads the text as a
+// whole, not awk's grammar, so it may ask for a harmless program (a
+// comparison after print: print ($1 > 2)), never the other way.
+func awkCode(prog, code string) string {
+	switch {
+	case strings.Contains(code, "system(") || strings.Contains(code, "system ("):
+		return prog + " program calls system()"
+	case strings.Contains(code, "getline"):
+		return prog + " program reads with getline, from a file or a command regate does not gate"
+	case strings.Contains(code, "@include") || strings.Contains(code, "@load"):
+		return prog + " program includes a file regate cannot see"
+	}
+	for j := 0; j < len(code); j++ {
+		if code[j] == '|' && (j+1 >= len(code) || code[j+1] != '|') && (j == 0 || code[j-1] != '|') {
+			return prog + " program pipes to or from a command"
+		}
+	}
+	// print and printf write to a file after ">" or ">>" in the same
+	// statement.
+	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '}' || r == '{' || r == '\n' }) {
+		if k := strings.Index(stmt, "print"); k >= 0 && strings.Contains(stmt[k:], ">") {
+			return prog + " program writes a file with print >"
 		}
 	}
 	return ""

@@ -230,12 +230,17 @@ func (m *modelRead) roles(toks []Token, i int) {
 		case argmodel.PathRole(role):
 			t.Role = role
 		case role == argmodel.Option || role == argmodel.Subcommand:
-		case role == argmodel.String && m.sc.feeds:
-			// echo .env | xargs cat, $(echo .env): what echo prints
+		case (role == argmodel.String || role == argmodel.Stat) && m.sc.feeds:
+			// echo .env | xargs cat, $(ls .env): what echo or ls prints
 			// becomes words of another command, so the spec's path
 			// reading of it stands.
 		case m.res.Problem == "":
 			t.SpecOnly = true
+			if role == argmodel.Stat {
+				// Kept, so that facts can tell a folder that ls or find
+				// opens and lists from a file it only examines.
+				t.Role = role
+			}
 		}
 	}
 }

@@ -21,7 +21,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			start = words[0].Pos()
 		}
 	}
-	if len(words) == 0 || !w.spendWords(len(words)) {
+	if len(words) == 0 || !w.spendWords(expandedCount(words)) {
 		return sc.dir
 	}
 	// A sensitive prefix of the command's own (PAGER=x git log) floors it

@@ -1,6 +1,7 @@
 package bashfacts
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -317,6 +318,11 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	}
 	if u.Strict == "" {
 		u.Strict = prog + " runs another command"
+		if prog == "npx" && payload < 0 && from >= 0 && from < len(args) && !sc.dir.Unknown {
+			if name, lit := w.literal(argWords[from]); lit {
+				u.Installed = localBin(args[:from], name, sc.dir)
+			}
+		}
 	}
 	strictSc := sc
 	strictSc.strictOnly = true
@@ -369,4 +375,24 @@ func (w *walker) gitObjectPaths(args []string, argWords []*syntax.Word, sc scope
 			w.token(p, argWords[j], TokenArgument, false, strictSc)
 		}
 	}
+}
+
+// localBin is where npx NAME finds NAME installed in the project it runs
+// in (DIR/node_modules/.bin/NAME, spelt as Dir.Path is), or "" when npx
+// may fetch a package instead (a --package or -p option, a name with a
+// version or a path, a name that is not a literal) or runs outside the
+// folder the command starts in.
+func localBin(opts []string, name string, dir Dir) string {
+	for _, o := range opts {
+		if o == "-p" || o == "--package" || strings.HasPrefix(o, "--package=") || (strings.HasPrefix(o, "-p") && !strings.HasPrefix(o, "--")) {
+			return ""
+		}
+	}
+	if path.IsAbs(dir.Path) || strings.HasPrefix(dir.Path, "~") || HasDotDot(dir.Path) {
+		return "" // a cd out of the project: its packages are not the project's
+	}
+	if name == "" || strings.ContainsAny(name, "/@\\") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "-") {
+		return ""
+	}
+	return path.Join(dir.Path, "node_modules", ".bin", name)
 }

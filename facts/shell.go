@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/bashfacts/argmodel"
 	"github.com/regate/regate/internal/homedir"
 )
 
@@ -85,7 +86,7 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		c := Check{
 			Surface: "bash", Value: u.Text, Forms: forms[i : i+1 : i+1], Origin: u.Origin,
 			Wrapper: u.Wrapper, Runs: u.Runs, Unparseable: u.Unparseable,
-			Strict: u.Strict, StrictOnly: u.StrictOnly,
+			Strict: e.runnerStrict(u, base), StrictOnly: u.StrictOnly,
 		}
 		if !wholeUnit {
 			c.At = u.Pos.String()
@@ -100,6 +101,20 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		i++
 	}
 	return checks
+}
+
+// runnerStrict is the unit's strict reason, but for npx NAME where NAME is
+// installed in the project it runs in (bashfacts.Unit.Installed): npx runs
+// that program, which the rules decide as its own unit, rather than
+// fetching a package from the registry.
+func (e *Env) runnerStrict(u bashfacts.Unit, base string) string {
+	if u.Installed == "" {
+		return u.Strict
+	}
+	if _, err := e.lstat(e.absolute(u.Installed, base)); err != nil {
+		return u.Strict
+	}
+	return ""
 }
 
 // tokenCheck turns a path token into a path check. A bare name counts only
@@ -147,6 +162,16 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []Check {
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
+	if t.SpecOnly && ok && t.Role == argmodel.Stat {
+		// A path a program examines (ls -l, stat, find's start point, git
+		// ls-files) is not read, so strict mode leaves it to the spec's
+		// reading; but a folder that ls or find names is opened and its
+		// names listed, which the host's ls tool is gated for: that keeps
+		// its path checks, as does a path regate cannot resolve (~user).
+		if _, isUser := otherHome(t.Value); f.Dir || c.Error != "" || isUser {
+			t.SpecOnly = false
+		}
+	}
 	if t.SpecOnly {
 		// The program's model reads the word as a pattern or a string:
 		// the spec's path check alone, for a policy without strict mode.

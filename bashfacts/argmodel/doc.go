@@ -113,8 +113,13 @@
 // # Roles
 //
 // pattern (a regex, glob or search string: never a file), read (a file the
-// program reads), list (a path listed or examined but not read: ls, stat),
-// write (created or truncated), edit (changed in place, or appended to),
+// program reads), stat (a path examined, never opened for its contents:
+// its name, type, size and times as ls, stat and find show them, or its
+// place in git's index and history as git ls-files, git rm --cached and
+// git log without a patch use it; strict mode leaves it to the base rules
+// alone, as a string), list (a folder a program works in or from, such as
+// make -C, or a file it uses without printing it: gated on the path
+// surface), write (created or truncated), edit (changed in place, or appended to),
 // tree (a folder read recursively), tree-visible (a folder read
 // recursively but for hidden files and those ignore files name: rg
 // without --hidden or --no-ignore), code (a script the program runs),

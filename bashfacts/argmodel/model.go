@@ -18,9 +18,13 @@ const (
 	Pattern = "pattern"
 	Read    = "read"
 	List    = "list"
-	Write   = "write"
-	Edit    = "edit"
-	Tree    = "tree"
+	// Stat is a path examined, never opened for its contents (ls -l, stat,
+	// find's start points, git ls-files): not a path role, so strict mode
+	// leaves it to the base rules as it does a string.
+	Stat  = "stat"
+	Write = "write"
+	Edit  = "edit"
+	Tree  = "tree"
 	// TreeVisible is a folder read recursively, skipping hidden files and
 	// those its ignore files name (rg without --hidden or --no-ignore).
 	TreeVisible = "tree-visible"
@@ -51,7 +55,7 @@ func PathRole(role string) bool {
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, Code: true, URL: true, String: true, Value: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (

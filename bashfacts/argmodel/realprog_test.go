@@ -123,6 +123,9 @@ var realCases = []struct {
 	{[]string{"chgrp", "--refer=G", "F"}, "--refer is --reference", succeeds, "list edit"},
 	{[]string{"chgrp", "--", gid, "F"}, "-- ends options", succeeds, "- value edit"},
 	{[]string{"chgrp", "--from=" + uid, gid, "F"}, "chgrp has no --from", rejects, ""},
+	// file: every operand is read (its first bytes decide its type).
+	{[]string{"file", "-b", "F"}, "F is examined by its contents", printed("text"), "- read"},
+	{[]string{"file", "--mime-type", "F", "G"}, "both operands are read", printed("text/plain"), "- read read"},
 	// ln: every operand is written, -t's folder too; with one operand
 	// the link is made in the working folder.
 	{[]string{"ln", "F", "H"}, "H is a hard link to F", wrote("H"), "write write"},

@@ -19,8 +19,17 @@ var toolCases = []parseCase{
 	{[]string{"git", "--no-pager", "log", "--oneline", "-5"}, "- sub - -", ""},
 	{[]string{"git", "log", "--oneline", "-20", "--author=bob", "--since", "2.weeks"}, "sub - - pattern - value", ""},
 	{[]string{"git", "log", "-p", "--format=%H", "--", ".env"}, "sub - value - read", ""},
-	{[]string{"git", "log", "--format", ".env"}, "sub - read", ""}, // --format takes no separate value
+	{[]string{"git", "log", "--format", ".env"}, "sub - stat", ""}, // --format takes no separate value; without a patch the history of .env is metadata
 	{[]string{"git", "log", "-S", ".env"}, "sub - pattern", ""},
+	// Without a patch, git log and shortlog name the commits that touched a
+	// path, not what it holds: the path is examined (stat). A patch, a
+	// pickaxe (-S/-G, which tests the contents) or a combined diff reads it.
+	{[]string{"git", "log", "--oneline", "--", ".env"}, "sub - - stat", ""},
+	{[]string{"git", "log", "-S", "KEY", "--", ".env"}, "sub - pattern - read", ""},
+	{[]string{"git", "log", "--cc", "--", ".env"}, "sub - - read", ""},
+	{[]string{"git", "shortlog", "-sn", "--", ".env"}, "sub - - stat", ""},
+	{[]string{"git", "rm", "--cached", ".env"}, "sub - stat", ""},
+	{[]string{"git", "rm", ".env"}, "sub edit", ""},
 	{[]string{"git", "log", "--onel"}, "", "git log: the option --onel is not"}, // log does not abbreviate
 	{[]string{"git", "log", "--stdin"}, "sub -", "git log --stdin reads revisions"},
 	{[]string{"git", "log", "-L1,2:.env"}, "sub value", "git log -L reads the lines of a file"},
@@ -77,20 +86,21 @@ var toolCases = []parseCase{
 	{[]string{"git", "cat-file", "-p", "HEAD:.env"}, "sub - read", ""},
 	{[]string{"git", "cat-file", "--batch"}, "sub -", "git cat-file --batch reads the names"},
 	{[]string{"git", "rev-parse", "--show-toplevel"}, "sub -", ""},
-	{[]string{"git", "ls-files", "-z", "src"}, "sub - list", ""},
+	{[]string{"git", "ls-files", "-z", "src"}, "sub - stat", ""},
 	{[]string{"git", "blame", "-L", "1,5", "src/x.go"}, "sub - value read", ""},
 	{[]string{"git", "shortlog", "-sn", "--all"}, "sub - -", ""},
 	{[]string{"git", "describe", "--tags", "--always"}, "sub - -", ""},
 	// find: start points are listed; a pattern names files only when an
 	// action runs on or deletes what it selects.
-	{[]string{"find", ".", "-name", ".env"}, "list - pattern", ""},
-	{[]string{"find", ".", "-name", "*.go", "-type", "f"}, "list - pattern - value", ""},
-	{[]string{"find", "-L", ".", "-name", "x"}, "- list - pattern", ""},
+	{[]string{"find", ".", "-name", ".env"}, "stat - pattern", ""},
+	{[]string{"find", ".", "-name", "*.go", "-type", "f"}, "stat - pattern - value", ""},
+	{[]string{"find", "-L", ".", "-name", "x"}, "- stat - pattern", ""},
 	{[]string{"find", ".", "-name", ".env", "-exec", "cat", "{}", "+"}, "list - read - code code -", ""},
 	{[]string{"find", ".", "-name", ".env", "-delete"}, "list - read -", ""},
-	{[]string{"find", ".", "(", "-name", "a", "-o", "-name", "b", ")"}, "list - - pattern - - pattern -", ""},
-	{[]string{"find", ".", "-fprintf", "out", "%p"}, "list - write string", ""},
-	{[]string{"find", ".", "-newer", ".env"}, "list - list", ""},
+	{[]string{"find", ".", "(", "-name", "a", "-o", "-name", "b", ")"}, "stat - - pattern - - pattern -", ""},
+	{[]string{"find", ".", "-fprintf", "out", "%p"}, "stat - write string", ""},
+	{[]string{"find", ".", "-newer", ".env"}, "stat - stat", ""},
+	{[]string{"find", "src", "-name", "*.orig", "-delete"}, "list - read -", ""},
 	{[]string{"find", ".", "-exec", "echo", "+", "-name", ".env", ";"}, "", "find: the operand ; comes after"},
 	{[]string{"find", ".", "-exec", "cat", "{}"}, "", "find: the option -exec is not ended"},
 	{[]string{"find", "-name", "x", "."}, "", "find: the operand . comes after an option"},
@@ -116,7 +126,7 @@ var toolCases = []parseCase{
 	{[]string{"rg", "-f=pats", "x"}, "read tree-visible", ""},
 	{[]string{"rg", "-g", ".env", "X"}, "- read pattern", ""},
 	{[]string{"rg", "-g", "!.env", "X"}, "- pattern pattern", ""},
-	{[]string{"rg", "--files", "src"}, "- list", ""},
+	{[]string{"rg", "--files", "src"}, "- stat", ""},
 	{[]string{"rg", "--hidd", "x"}, "", "rg: the option --hidd is not"},
 	{[]string{"rg", "--pre", "./x.sh", "x"}, "- value pattern", "rg --pre runs a preprocessor command"},
 	// jq: the filter is a value; files are read.
