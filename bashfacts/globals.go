@@ -1,6 +1,9 @@
 package bashfacts
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Inert global options (docs/bash.md, "Inert options"): options a program
 // reads before its subcommand that change only how it shows what it does,
@@ -17,14 +20,22 @@ var inertGlobals = map[string]map[string]bool{
 // options, "" when it has none. texts are the unit's words; only options
 // before the first operand (the subcommand) are dropped, and the first
 // option that is not inert ends them.
-func plainText(prog string, texts []string) string {
+func plainText(prog string, texts []string, workDirs bool) string {
 	inert := inertGlobals[prog]
 	if inert == nil || len(texts) < 2 {
 		return ""
 	}
 	end := 1
-	for end < len(texts) && inert[texts[end]] {
-		end++
+	for end < len(texts) {
+		switch {
+		case inert[texts[end]]:
+			end++
+			continue
+		case workDirs && texts[end] == "-C" && end+1 < len(texts):
+			end += 2 // git -C DIR inside the folder: as cd DIR && git (gitWorkDir)
+			continue
+		}
+		break
 	}
 	if end == 1 {
 		return ""
@@ -72,4 +83,43 @@ func coreText(prog string, texts []string) string {
 		return ""
 	}
 	return strings.Join(append([]string{texts[0]}, texts[i:]...), " ")
+}
+
+// gitWorkDir is the folder git runs in after its -C options, relative to
+// dir as Dir.Path is, when each -C names a literal folder below the current
+// one (not absolute, not a home form, no ".." component): git then reads
+// that folder's repository and resolves its relative paths there, exactly
+// as cd DIR && git does, so the unit is decided as that. end is the index
+// in args of the first word after the last -C value.
+func gitWorkDir(args []string, dir Dir) (moved Dir, end int, ok bool) {
+	opts := globalOptions["git"]
+	moved, ok = dir, true
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		name, _, attached := strings.Cut(args[i], "=")
+		takesValue, known := opts[name]
+		switch {
+		case !known || (attached && !strings.HasPrefix(name, "--")):
+			return dir, 0, false
+		case name == "-C":
+			if i+1 >= len(args) {
+				return dir, 0, false
+			}
+			v := args[i+1]
+			if v == "" || path.IsAbs(v) || strings.HasPrefix(v, "~") || HasDotDot(v) || moved.Unknown {
+				ok = false
+			}
+			moved.Path = path.Join(moved.Path, v)
+			if moved.Path == "." {
+				moved.Path = ""
+			}
+			i += 2
+			end = i
+		case takesValue && !attached:
+			i += 2
+		default:
+			i++
+		}
+	}
+	return moved, end, ok && end > 0
 }

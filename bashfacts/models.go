@@ -20,6 +20,7 @@ import (
 // modelRead is one unit's arguments as its program's model reads them.
 type modelRead struct {
 	w     *walker
+	prog  string
 	res   argmodel.Result
 	args  []argmodel.Arg
 	src   []int // the argument word of each model argument; nil when one each
@@ -91,7 +92,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 		}
 	}
 	w.argBuf = args
-	return modelRead{w: w, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
+	return modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
 }
 
 // fromEnvironment reports a word that begins with a variable the command
@@ -198,8 +199,12 @@ func opensOpen(word *syntax.Word) bool {
 	return false
 }
 
-// strictReason joins a model's problem to a unit's strict reason.
+// strictReason joins a model's problem, or a git pathspec regate cannot
+// expand, to a unit's strict reason.
 func (m *modelRead) strictReason(reason string) string {
+	if reason == "" {
+		reason = m.pathspecReason()
+	}
 	switch {
 	case m.res.Problem == "":
 		return reason
@@ -229,6 +234,9 @@ func (m *modelRead) roles(toks []Token, i int) {
 		switch {
 		case argmodel.PathRole(role):
 			t.Role = role
+			if m.afterDashDash(k) {
+				t.Bare = false
+			}
 		case role == argmodel.Option || role == argmodel.Subcommand:
 		case (role == argmodel.String || role == argmodel.Stat) && m.sc.feeds:
 			// echo .env | xargs cat, $(ls .env): what echo or ls prints
@@ -292,7 +300,7 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		}
 		w.strictToken(wd.Value, m.words[i], kind, m.sc)
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
-		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value)
+		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value) && !m.afterDashDash(k)
 	}
 	for _, d := range m.res.Defaults {
 		w.strictToken(d.Value, program, TokenArgument, m.sc)
@@ -358,4 +366,42 @@ func attachInto(prog string, toks []Token) {
 		}
 		toks[i].Into = names
 	}
+}
+
+// afterDashDash reports a git pathspec after "--": git reads it as a path
+// in the index and the history whether or not the work tree has it (before
+// "--", git takes a name for a path only when the work tree has it, as a
+// bare token is).
+func (m *modelRead) afterDashDash(k int) bool {
+	if m.prog != "git" {
+		return false
+	}
+	for _, a := range m.args[:k] {
+		if a.Text == "--" && !a.Dynamic {
+			return true
+		}
+	}
+	return false
+}
+
+// pathspecReason is why a git pathspec that reads contents floors: git
+// matches a glob (*.env, .en?, [.]env) or magic (:(glob)**/x, :!x, :/)
+// pathspec against every path of the index and the history, which may
+// name a denied file that no word of the command spells. A glob bash
+// expands first (unquoted, Arg.Glob) is gated as the files it matches.
+func (m *modelRead) pathspecReason() string {
+	if m.prog != "git" {
+		return ""
+	}
+	for k, wd := range m.res.Words {
+		switch wd.Role {
+		case argmodel.Read, argmodel.Tree, argmodel.TreeTracked, argmodel.Edit, argmodel.Write:
+		default:
+			continue
+		}
+		if (!m.args[k].Glob && strings.ContainsAny(wd.Value, "*?[")) || strings.HasPrefix(wd.Value, ":") {
+			return "git reads what the pathspec " + wd.Value + " matches in the index and the history, which regate does not expand"
+		}
+	}
+	return ""
 }

@@ -171,9 +171,21 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			strictSc.env = ""
 		}
 	}
+	tokStart := len(w.out.Tokens)
 	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, strictSc)...)
 	model := w.readModel(prog, argWords, args, sc)
 	u.Strict = model.strictReason(u.Strict)
+	workDir, workEnd, inside := Dir{}, 0, false
+	if prog == "git" {
+		workDir, workEnd, inside = gitWorkDir(args, sc.dir)
+		if inside && (u.Dynamic || w.at != nil) {
+			// Which words are the subcommand's paths is not known here.
+			inside = false
+			if u.Strict == "" {
+				u.Strict = "git -C: regate resolves the paths after it in that folder only in a command without expansions"
+			}
+		}
+	}
 	if u.Wrapper != "" {
 		var runs []string
 		for k, c := range consumed {
@@ -185,7 +197,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	}
 	u.Spellings = otherSpellings(u.Text)
 	if !u.Dynamic {
-		u.Plain = plainText(prog, texts)
+		u.Plain = plainText(prog, texts, inside)
 		if core := coreText(prog, texts); core != "" && core != u.Plain {
 			u.Spellings = append(append(u.Spellings, core), otherSpellings(core)...)
 		}
@@ -200,6 +212,15 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		model.addMissing(words[0])
 		model.attachFilters(w.out.Tokens[from:])
 		attachInto(prog, w.out.Tokens[from:])
+	}
+	if inside {
+		// git -C DIR: the subcommand's paths are DIR's, as after cd DIR.
+		after := int(argWords[workEnd-1].End().Offset())
+		for k := tokStart; k < len(w.out.Tokens); k++ {
+			if t := &w.out.Tokens[k]; t.Pos.Offset >= after && t.Dir == sc.dir {
+				t.Dir = workDir
+			}
+		}
 	}
 	for _, f := range nested {
 		f()

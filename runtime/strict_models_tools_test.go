@@ -280,7 +280,9 @@ func TestStrictToolModels(t *testing.T) {
 		{"curl -sK curl.cfg file:///dev/null", touches("cfg.lock"), "ask", "ask", "ask", "allow"},
 		{"tar -xzf x.tgz", touches("new.txt"), "ask", "ask", "ask", "allow"},
 		{"git config core.pager cat", touches(".git/config"), "ask", "ask", "ask", "allow"},
-		{"git -C src log --oneline -1", keepsSecret, "ask", "ask", "ask", "allow"},
+		{"git -C /tmp log --oneline -1", keepsSecret, "ask", "ask", "ask", "allow"},
+		// git -C into a folder below is cd DIR && git: decided as git log.
+		{"git -C src log --oneline -1", keepsSecret, "allow", "allow", "allow", "allow"},
 		{"git clean -fdx", touches(".env"), "ask", "ask", "ask", "allow"},
 		{"go env -w GOFLAGS=-v", touches(".home/goenv"), "ask", "ask", "ask", "allow"},
 		{"make test SHELL=/bin/sh", keepsSecret, "ask", "ask", "ask", "allow"},

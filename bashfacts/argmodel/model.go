@@ -135,6 +135,10 @@ type Opt struct {
 	// FloorIfContains limits Floor to a value holding one of these
 	// strings (curl -F name=@file).
 	FloorIfContains []string `json:"floor_if_contains,omitempty"`
+	// FloorIfOutside limits Floor to a value that may name a folder
+	// outside the one the command runs in: absolute, a home form, with a
+	// ".." component, or an expansion (git -C DIR below it is cd DIR).
+	FloorIfOutside bool `json:"floor_if_outside,omitempty"`
 	// Leading marks an option that may come before operands_first's
 	// operands (find -L).
 	Leading bool `json:"leading,omitempty"`
@@ -512,6 +516,9 @@ func (o *Opt) checkExtras(prog string) error {
 	}
 	if len(o.FloorIfContains) > 0 && o.Floor == "" {
 		return bad("floor_if_contains without floor")
+	}
+	if o.FloorIfOutside && (o.Floor == "" || o.Arg == argNone || len(o.FloorIfContains) > 0) {
+		return bad("floor_if_outside needs a floor, a value and no floor_if_contains")
 	}
 	for _, c := range o.RoleWhen {
 		if !roles[c.Role] || c.Reason != "" {

@@ -40,6 +40,13 @@ var toolCases = []parseCase{
 	{[]string{"git", "diff", "-U", "3"}, "sub - tree-tracked", ""}, // -U takes an attached value only
 	{[]string{"git", "show", "HEAD:.env"}, "sub read", ""},
 	{[]string{"git", "-C", "/tmp", "status"}, "- list sub", "git -C runs git on another repository"},
+	// A folder below the current one is cd DIR && git: no floor (the facts
+	// resolve the subcommand's paths there).
+	{[]string{"git", "-C", "web", "status"}, "- list sub", ""},
+	{[]string{"git", "-C", "web/api", "-C", "x", "log"}, "- list - list sub", ""},
+	{[]string{"git", "-C", "../other", "status"}, "- list sub", "git -C runs git on another repository"},
+	{[]string{"git", "-C", "~/src", "status"}, "- list sub", "git -C runs git on another repository"},
+	{[]string{"git", "-C", "", "status"}, "- list sub", "git -C runs git on another repository"},
 	{[]string{"git", "-c", "core.pager=sh", "log"}, "- value sub", "git -c sets configuration"},
 	{[]string{"git", "bisect", "start"}, "", "git: the subcommand bisect is not"},
 	{[]string{"git", "add", "."}, "sub read", ""},
@@ -185,7 +192,11 @@ var toolCases = []parseCase{
 	{[]string{"go", "build", "./...", "-v"}, "sub read read", ""}, // go build stops at the first package
 	{[]string{"go", "env", "-w", "GOFLAGS=-x"}, "sub - value", "go env -w writes go's environment file"},
 	{[]string{"go", "mod", "tidy"}, "sub sub", ""},
-	{[]string{"go", "generate", "./..."}, "", "go: the subcommand generate is not"},
+	// go generate runs the commands its sources' //go:generate lines name,
+	// as make runs its makefile's recipes: the rules that name it decide.
+	{[]string{"go", "generate", "./..."}, "sub read", ""},
+	{[]string{"go", "generate", "-run", "stringer", "-x", "./internal/..."}, "sub - pattern - read", ""},
+	{[]string{"go", "generate", "-toolexec", "x", "./..."}, "", "go generate -toolexec"},
 	// make: targets are names; a variable or another makefile asks.
 	{[]string{"make", "test"}, "value", ""},
 	{[]string{"make", "-j4", "test"}, "value value", ""},

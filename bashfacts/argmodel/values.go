@@ -216,6 +216,12 @@ func (ps *parser) take(p *Program, o *Opt, w *Word, v string, a Arg) bool {
 		}
 		return ps.choose(p, o, v, true, a.Dynamic)
 	}
+	if o.FloorIfOutside {
+		if a.Dynamic || leavesFolder(v) {
+			ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
+		}
+		return ps.choose(p, o, v, true, a.Dynamic)
+	}
 	return ps.use(p, o, v, true, a.Dynamic)
 }
 
@@ -254,7 +260,7 @@ func (ps *parser) until(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 // those of its value's choice), and its floor. It returns false when its
 // value is not one the model knows.
 func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool {
-	if o.Floor != "" && len(o.FloorIfContains) == 0 {
+	if o.Floor != "" && len(o.FloorIfContains) == 0 && !o.FloorIfOutside {
 		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
 	}
 	return ps.choose(p, o, val, hasVal, dynamic)
@@ -313,6 +319,20 @@ func quoted(v string) string {
 func containsAny(v string, subs []string) bool {
 	for _, s := range subs {
 		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesFolder reports a folder name that may lead outside the folder the
+// command runs in: empty, absolute, a home form, or with a ".." component.
+func leavesFolder(v string) bool {
+	if v == "" || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
+		return true
+	}
+	for _, c := range strings.Split(v, "/") {
+		if c == ".." {
 			return true
 		}
 	}
