@@ -2,10 +2,7 @@ package runtime_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -55,15 +52,8 @@ func TestExaminedNotRead(t *testing.T) {
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			if dir != "" {
-				run := exec.Command("bash", "-c", c.cmd)
-				run.Dir = dir
-				run.Env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat")
-				out, err := run.CombinedOutput()
-				if err != nil {
-					t.Fatalf("%s: %v\n%s", c.cmd, err, out)
-				}
-				if strings.Contains(string(out), "SECRET") != c.prints {
-					t.Fatalf("%s: the secret printed: %v, want %v\n%s", c.cmd, !c.prints, c.prints, out)
+				if got := showsSecret(t, dir, c.cmd); got != c.prints {
+					t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
 				}
 				// git rm --cached leaves the file on disk.
 				_ = exec.Command("git", "-C", dir, "reset", "-q").Run()
@@ -83,21 +73,6 @@ func TestExaminedNotRead(t *testing.T) {
 // a denied folder and a source file.
 func examinedRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{".env": "TOKEN=SECRET\n", "keys/id": "key\n", "src/a.go": "package a\n"} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run := exec.Command("bash", "-c", "git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm one")
-	run.Dir = dir
-	run.Env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	return dir
+	return gitFixture(t, `mkdir keys src && echo 'TOKEN=SECRET' > .env && echo key > keys/id &&
+echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one`)
 }

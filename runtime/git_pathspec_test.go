@@ -2,10 +2,7 @@ package runtime_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -45,15 +42,8 @@ func TestGitPathspecs(t *testing.T) {
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			if dir != "" {
-				run := exec.Command("bash", "-c", c.cmd)
-				run.Dir = dir
-				run.Env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat")
-				out, err := run.CombinedOutput()
-				if err != nil {
-					t.Fatalf("%s: %v\n%s", c.cmd, err, out)
-				}
-				if strings.Contains(string(out), "SECRET") != c.prints {
-					t.Fatalf("%s: the secret printed: %v, want %v\n%s", c.cmd, !c.prints, c.prints, out)
+				if got := showsSecret(t, dir, c.cmd); got != c.prints {
+					t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
 				}
 			}
 			d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
@@ -68,18 +58,6 @@ func TestGitPathspecs(t *testing.T) {
 // deletes .env: the work tree no longer has it, the history does.
 func deletedSecretRepo(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	script := `git init -q && echo 'package a' > src/a.go && git add -A && git commit -qm one &&
-echo 'TOKEN=SECRET' > .env && git add .env && git commit -qm two && git rm -q .env && git commit -qm three`
-	run := exec.Command("bash", "-c", script)
-	run.Dir = dir
-	run.Env = append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b",
-		"GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b")
-	if out, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	return dir
+	return gitFixture(t, `git init -q && mkdir src && echo 'package a' > src/a.go && git add -A && git commit -qm one &&
+echo 'TOKEN=SECRET' > .env && git add .env && git commit -qm two && git rm -q .env && git commit -qm three`)
 }

@@ -2,10 +2,7 @@ package runtime_test
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -19,17 +16,10 @@ import (
 // first shows that -C resolves a pathspec in DIR.
 func TestGitWorkDir(t *testing.T) {
 	if _, err := exec.LookPath("git"); err == nil {
-		dir := t.TempDir()
-		script := `mkdir sub && cd sub && git init -q && echo 'TOKEN=SECRET' > .env && git add .env &&
-git -c user.email=a@b -c user.name=a commit -qm one && cd .. && git -C sub show HEAD:.env`
-		run := exec.Command("bash", "-c", script)
-		run.Dir, run.Env = dir, append(os.Environ(), "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1")
-		out, err := run.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "SECRET") {
-			t.Fatalf("git -C sub show HEAD:.env does not print sub/.env: %v\n%s", err, out)
-		}
-		if _, err := os.Stat(filepath.Join(dir, ".env")); err == nil {
-			t.Fatal("the fixture has a .env outside sub")
+		dir := gitFixture(t, `mkdir sub && cd sub && git init -q && echo 'TOKEN=SECRET' > .env && git add .env &&
+git commit -qm one`)
+		if !showsSecret(t, dir, "git -C sub show HEAD:.env") {
+			t.Fatal("git -C sub show HEAD:.env does not print sub/.env")
 		}
 	}
 	engines := newDefaultEngines(t, facts.MapFS{"/home/u/repo/sub/.git/HEAD": "file", "/home/u/repo/sub/keys/id": "file"})
