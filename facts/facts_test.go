@@ -78,6 +78,11 @@ func TestMCPTargets(t *testing.T) {
 		{map[string]any{"server": "exa"}, []string{"mcp_list"}},
 		{map[string]any{}, []string{"mcp_status"}},
 		{map[string]any{"tool": 7}, []string{"mcp_status"}},
+		// A tool or server named like an operation is not that operation.
+		{map[string]any{"tool": "mcp_list"}, []string{"mcp_call"}},
+		{map[string]any{"tool": "mcp_status", "server": "gh"}, []string{"gh:mcp_status", "gh_mcp_status", "gh", "mcp_call"}},
+		{map[string]any{"tool": "mcp_list:delete_repo"}, []string{"mcp_list:delete_repo", "mcp_list_delete_repo", "mcp_call"}},
+		{map[string]any{"connect": "mcp_status"}, []string{"mcp_connect"}},
 	}
 	for _, tc := range tests {
 		if got := facts.MCPTargets(tc.in); !reflect.DeepEqual(got, tc.want) {
