@@ -207,10 +207,29 @@ func (e *Env) build(call Call) *Input {
 			if p, ok := args["path"].(string); ok && p != "" {
 				base = p
 			}
+			if _, filtered := args["glob"]; !filtered {
+				in.Checks = append(in.Checks, e.searchTreeChecks(base, cwd)...)
+			}
 			in.Checks = append(in.Checks, e.filterChecks(call.Tool, args, base, cwd)...)
 		}
 	}
 	return in
+}
+
+// searchTreeChecks are what a host's search tool reads below the folder it
+// searches, for strict mode (tree.go): Claude Code's Grep runs ripgrep with
+// --hidden, which still honours .gitignore, and Gemini's runs git grep in a
+// repository, so the walk is the one git grep makes (hidden names read,
+// gitignored paths and version-control folders skipped inside a
+// repository, everything but those folders outside one). A
+// search of the home folder reaches ~/.ssh: it asks. (A filter, "glob",
+// gates what it names instead: filterChecks.)
+func (e *Env) searchTreeChecks(base, cwd string) []Check {
+	out := e.treeChecks(bashfacts.Token{Value: base}, cwd, searchRole)
+	for i := range out {
+		out[i].At = ""
+	}
+	return out
 }
 
 // pathChecks gates one path on the path surface: its check, then the

@@ -41,6 +41,10 @@ const (
 	TreeVisibleRole = "tree-visible" // hidden names and gitignored paths skipped
 	ListTreeRole    = "list-tree"    // folders opened, files only named (ls -R)
 	TreeTrackedRole = "tree-tracked" // gitignored paths skipped, hidden names read (git grep, rg --hidden)
+	// searchRole is a host search tool's read (call.go): tree-tracked
+	// without the version-control folders, which Claude Code's Grep
+	// excludes and git grep never reads.
+	searchRole = "search"
 )
 
 // maxTreeEntries bounds one recursive read's walk. Each entry is one
@@ -74,8 +78,8 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	}
 	folder := f.groups()
 	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole,
-		trackedOnly: role == TreeTrackedRole,
-		filter:      compileFilters(t.Filters)}
+		trackedOnly: role == TreeTrackedRole || role == searchRole, skipVCS: role == searchRole,
+		filter: compileFilters(t.Filters)}
 	// The program reads the folder the kernel opens (/dev/fd/../cwd is
 	// the working directory, keys/.. the parent of the link's target).
 	root := f.Canonical[0]
@@ -114,8 +118,10 @@ type treeWalk struct {
 	// the .gitignore files ignore is skipped; an untracked file that is
 	// not ignored still counts as read.
 	trackedOnly bool
-	groups      [][]string // one group (two, through a link) per path found
-	linkErr     string     // the first link inside that could not be resolved
+	// skipVCS: the version-control folders (vcsDirs) are not read.
+	skipVCS bool
+	groups  [][]string // one group (two, through a link) per path found
+	linkErr string     // the first link inside that could not be resolved
 }
 
 // treeDir is a folder still to list: its path below the walk's root and
@@ -151,6 +157,9 @@ func (w *treeWalk) walk(root, dir string) error {
 		}
 		for _, ent := range ents {
 			if w.visibleOnly && strings.HasPrefix(ent.name, ".") {
+				continue
+			}
+			if w.skipVCS && ent.dir && vcsDirs[ent.name] {
 				continue
 			}
 			rel := path.Join(d.rel, ent.name)
@@ -252,6 +261,10 @@ func (e *Env) withGitignore(files []ignoreFile, root, rel string, ents []dirent)
 	copy(out, files)
 	return append(out, ignoreFile{base: rel, rules: rules})
 }
+
+// vcsDirs are the version-control folders Claude Code's Grep excludes
+// (--glob !.git and the others, Claude Code 2.1.332).
+var vcsDirs = map[string]bool{".git": true, ".svn": true, ".hg": true, ".bzr": true, ".jj": true, ".sl": true}
 
 // rgIgnoreFiles are the ignore files ripgrep reads beside .gitignore, in
 // every folder and those above the one searched, before .gitignore files.
