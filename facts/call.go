@@ -224,12 +224,46 @@ func (e *Env) build(call Call) *Input {
 // repository, everything but those folders outside one). A
 // search of the home folder reaches ~/.ssh: it asks. (A filter, "glob",
 // gates what it names instead: filterChecks.)
+//
+// Only a search that reaches beyond the project is walked: a folder that is
+// not the working directory or below it (~, .., /). A search inside the
+// project is the agent's daily work, which the walk's bound would turn
+// into a prompt in every large repository; there the path rules meet the
+// folder as before (docs/strict.md, "Host search tools").
 func (e *Env) searchTreeChecks(base, cwd string) []Check {
+	if within(e.PathForms(base, cwd), e.PathForms(".", cwd)) {
+		return nil
+	}
 	out := e.treeChecks(bashfacts.Token{Value: base}, cwd, searchRole)
 	for i := range out {
 		out[i].At = ""
 	}
 	return out
+}
+
+// within reports whether every absolute canonical form of f is the
+// project's (p's) folder or below it: links resolved, so a link in the
+// project to the home folder is not within it.
+func within(f, p Forms) bool {
+	if f.Err != "" || p.Err != "" {
+		return false
+	}
+	root, n := "", 0
+	for _, c := range p.Canonical {
+		if path.IsAbs(c) {
+			root = c
+			break
+		}
+	}
+	for _, c := range f.Canonical {
+		if !path.IsAbs(c) {
+			continue
+		}
+		if n++; root == "" || (c != root && !strings.HasPrefix(c, strings.TrimSuffix(root, "/")+"/")) {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // pathChecks gates one path on the path surface: its check, then the

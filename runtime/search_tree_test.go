@@ -8,11 +8,11 @@ import (
 )
 
 // TestSearchToolTrees: in strict mode a host's search tool (Claude Grep,
-// Gemini grep_search, OpenCode grep, …) reads every file below the folder
-// it searches, as git grep or ripgrep --hidden do: a search of the home
-// folder, or of a folder above a denied one, asks under the default policy
-// (the person named the folder, not the key), while a search of a project
-// whose .env is gitignored, or of a folder without secrets, is allowed.
+// Gemini grep_search, OpenCode grep, …) that searches beyond the project
+// reads every file below the folder, as git grep or ripgrep --hidden do: a
+// search of the home folder, of a parent, or of a link in the project that
+// leads there asks under the default policy (the person named the folder,
+// not the key). A search inside the project is left to the path rules.
 func TestSearchToolTrees(t *testing.T) {
 	fsys := facts.MapFS{
 		"/home/u/.ssh/id_rsa":         "file",
@@ -26,6 +26,7 @@ func TestSearchToolTrees(t *testing.T) {
 		"/home/u/repo/config/key.pem": "file",
 		// Version-control folders are not searched (git grep, Claude's Grep).
 		"/home/u/repo/.git/hooks/x.pem": "file",
+		"/home/u/repo/homelink":         "link:/home/u",
 	}
 	e := newDefaultEngines(t, fsys).strict
 	for _, c := range []struct {
@@ -36,8 +37,11 @@ func TestSearchToolTrees(t *testing.T) {
 		{map[string]any{"pattern": "KEY", "path": "/home/u"}, "ask"},
 		{map[string]any{"pattern": "KEY", "path": ".."}, "ask"},
 		{map[string]any{"pattern": "KEY", "path": "/home/u/loose"}, "ask"}, // no repository: .env is read
-		{map[string]any{"pattern": "KEY", "path": "config"}, "ask"},        // key.pem is committed
-		{map[string]any{"pattern": "KEY"}, "ask"},                          // the project holds config/key.pem
+		{map[string]any{"pattern": "KEY", "path": "homelink"}, "ask"},      // a link to the home folder
+		// Inside the project: the path rules alone (a walk's bound would
+		// ask in every large repository).
+		{map[string]any{"pattern": "KEY", "path": "config"}, "allow"},
+		{map[string]any{"pattern": "KEY"}, "allow"},
 		{map[string]any{"pattern": "TODO", "path": "src"}, "allow"},
 		// A filter names what the search reads.
 		{map[string]any{"pattern": "TODO", "glob": "*.go"}, "allow"},
@@ -48,11 +52,12 @@ func TestSearchToolTrees(t *testing.T) {
 			t.Errorf("grep %v: %s (%s: %s, %v); want %s", c.input, d.Action, d.Matched, d.Reason, err, c.want)
 		}
 	}
-	// The gitignored .env of a repository is not read.
-	clean := newDefaultEngines(t, facts.MapFS{"/home/u/repo/.git/HEAD": "file", "/home/u/repo/.gitignore": "file:.env\n",
-		"/home/u/repo/.env": "file", "/home/u/repo/src/a.go": "file", "/home/u/repo/.git/objects/ab/key.pem": "file"}).strict
-	d, err := clean.Decide(context.Background(), facts.Call{Tool: "grep", Input: map[string]any{"pattern": "KEY"}})
+	// Outside the project, a repository's gitignored .env and its .git are
+	// not read.
+	clean := newDefaultEngines(t, facts.MapFS{"/home/u/other/.git/HEAD": "file", "/home/u/other/.gitignore": "file:.env\n",
+		"/home/u/other/.env": "file", "/home/u/other/src/a.go": "file", "/home/u/other/.git/objects/ab/key.pem": "file"}).strict
+	d, err := clean.Decide(context.Background(), facts.Call{Tool: "grep", Input: map[string]any{"pattern": "KEY", "path": "../other"}})
 	if err != nil || d.Action != "allow" {
-		t.Errorf("grep in a repository whose .env is gitignored: %s (%s: %s, %v); want allow", d.Action, d.Matched, d.Reason, err)
+		t.Errorf("grep of a repository whose .env is gitignored: %s (%s: %s, %v); want allow", d.Action, d.Matched, d.Reason, err)
 	}
 }
