@@ -64,6 +64,7 @@ var programIndex = map[string]span{
 	"uniq":     {"models/text.json", 4509, 5321},
 	"unlink":   {"models/remove.json", 1069, 1233},
 	"wc":       {"models/text.json", 1897, 2522},
+	"xxd":      {"models/text.json", 5966, 6630},
 	"yarn":     {"models/build.json", 173012, 200914},
 	"zip":      {"models/archive.json", 9625, 14184},
 }

@@ -123,6 +123,12 @@ var realCases = []struct {
 	{[]string{"chgrp", "--refer=G", "F"}, "--refer is --reference", succeeds, "list edit"},
 	{[]string{"chgrp", "--", gid, "F"}, "-- ends options", succeeds, "- value edit"},
 	{[]string{"chgrp", "--from=" + uid, gid, "F"}, "chgrp has no --from", rejects, ""},
+	// xxd: the first operand is read, a second one written (xxd IN OUT
+	// writes OUT); xxd matches its options by prefix (-autoskip is -a),
+	// which the model does not follow: it asks.
+	{[]string{"xxd", "F"}, "F is dumped", printed("610a"), "read"},
+	{[]string{"xxd", "-c", "4", "F", "G2"}, "G2 is written", wrote("G2"), "- value read write"},
+	{[]string{"xxd", "-autoskip", "F"}, "-autoskip is -a to xxd", printed("610a"), ""},
 	// file: every operand is read (its first bytes decide its type).
 	{[]string{"file", "-b", "F"}, "F is examined by its contents", printed("text"), "- read"},
 	{[]string{"file", "--mime-type", "F", "G"}, "both operands are read", printed("text/plain"), "- read read"},
