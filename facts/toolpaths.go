@@ -103,5 +103,5 @@ func (e *Env) unmodelledPathChecks(tool string, args map[string]any, cwd string)
 	for _, p := range paths {
 		out = append(out, e.toolPathChecks(tool, p, cwd)...)
 	}
-	return out
+	return append(out, e.toolRoleChecks(tool, args, cwd)...)
 }
