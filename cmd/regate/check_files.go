@@ -30,7 +30,9 @@ func checkDelegation(path string) (compiler.Errors, error) {
 }
 
 // checkProfileConfig checks one profile config.json with the profile
-// decoder, which reports unknown keys itself. A file under a .pi folder
+// decoder, which reports unknown keys itself, and the profiles/ folder
+// beside it: a reference to a profile of its own scope that is missing is
+// an error, to an empty one a warning. A file under a .pi folder
 // is a project's (<project>/.pi/system-prompts/config.json), any other a
 // global one: the scope decides what a bare profile id refers to and
 // whether inheritGlobalBindings means anything.
@@ -39,12 +41,16 @@ func checkProfileConfig(path string) (compiler.Errors, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := profile.Input{ProjectTrusted: true}
+	scope := profile.Global
 	if slices.Contains(strings.Split(filepath.ToSlash(filepath.Clean(path)), "/"), ".pi") {
-		in.Project = src
-	} else {
-		in.Global = src
+		scope = profile.Project
 	}
+	// The profiles beside it, so that a reference to one that is missing
+	// or empty is reported where it is written.
+	folder := profile.ReadFolder(filepath.Dir(path))
+	folder.Config = src
+	in := profile.Input{ProjectTrusted: true}
+	in.AddFolder(scope, folder)
 	out, err := profile.Compile(in)
 	if err != nil {
 		return nil, withCode(exitFault, err)

@@ -57,6 +57,7 @@ func Compile(in Input) (*Output, error) {
 			out.Bodies[ref] = body
 		}
 	}
+	out.Diagnostics = append(out.Diagnostics, refProblems(configs, in.Profiles)...)
 	profiles := map[string]any{}
 	for _, ref := range sortedKeys(out.Bodies) {
 		e := expand(ref, out.Bodies, configs)
@@ -196,4 +197,37 @@ func emitModule(in Input) (compiler.Module, error) {
 		return compiler.Module{}, fmt.Errorf("profile: format %s: %w", path, err)
 	}
 	return compiler.Module{Path: path, Text: string(out)}, nil
+}
+
+// refProblems reports each reference of an active config to a profile of
+// a scope whose folder was read (in.Profiles holds it) that does not exist
+// there, an error at the reference (the binding applies nothing, so the
+// host keeps its own prompt), or whose body is empty, a warning (it
+// applies nothing but the managed block's markers). A scope whose folder
+// was not read is not judged.
+func refProblems(configs map[string]*scopeConfig, folders map[string]map[string]string) compiler.Errors {
+	var out compiler.Errors
+	for _, scope := range []string{Global, Project} {
+		c := configs[scope]
+		if c == nil || !c.active {
+			continue
+		}
+		for _, u := range c.uses {
+			refScope, id, _ := strings.Cut(u.ref, ":")
+			folder := folders[refScope]
+			if folder == nil {
+				continue
+			}
+			body, read := folder[id]
+			switch {
+			case !read:
+				out = append(out, &compiler.Error{Pos: u.pos, Code: CodeProfileMissing, Severity: compiler.SeverityError,
+					Msg: fmt.Sprintf("%s names the profile %s, which is missing or could not be read (profiles/%s.md in the %s folder); it applies nothing", u.what, u.ref, id, refScope)})
+			case strings.TrimSpace(body) == "":
+				out = append(out, &compiler.Error{Pos: u.pos, Code: CodeProfileEmpty, Severity: compiler.SeverityWarning,
+					Msg: fmt.Sprintf("%s names the profile %s, which is empty", u.what, u.ref)})
+			}
+		}
+	}
+	return out
 }

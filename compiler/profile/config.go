@@ -3,6 +3,8 @@ package profile
 import (
 	"bytes"
 	"slices"
+
+	"github.com/regate/regate/compiler"
 )
 
 // Diagnostic codes: the upstream extension's (pi-prompt-profiles), which
@@ -34,6 +36,7 @@ const (
 	CodeProfileCycle         = "profile-cycle"
 	CodeProfileDepth         = "profile-depth"
 	CodeProfileMissing       = "profile-missing"
+	CodeProfileEmpty         = "profile-empty"
 	CodeProfileTotalSize     = "profile-total-size"
 	CodeProfileExtends       = "profile-extends"
 	CodeBindingConflict      = "binding-conflict"
@@ -105,10 +108,18 @@ type Selection struct {
 // rules matches the model; Ref is the profile, normalized in the binding's
 // scope.
 type Binding struct {
-	ID       string  `json:"id"`
-	Ref      string  `json:"ref"`
-	Priority float64 `json:"priority"`
-	Rules    []Rule  `json:"rules"`
+	ID       string       `json:"id"`
+	Ref      string       `json:"ref"`
+	Priority float64      `json:"priority"`
+	Rules    []Rule       `json:"rules"`
+	pos      compiler.Pos // where its profile is written
+}
+
+// refUse is a profile reference in a config file (a binding's profile,
+// defaultProfile, a manual selection's profile) and where it is written.
+type refUse struct {
+	ref, what string
+	pos       compiler.Pos
 }
 
 // Rule matches a model: provider and model are both patterns where "*"
@@ -145,6 +156,7 @@ type scopeConfig struct {
 	extends   map[string]string // profile id → its base, normalized
 	badBase   map[string]bool   // profile ids whose extends is not a valid reference
 	bindings  []Binding         // in file order
+	uses      []refUse          // every profile reference, where it stands
 	inherit   bool              // project only: inheritGlobalBindings
 	subagents string            // "off", "bindings", "inherit" or ""
 }

@@ -102,9 +102,13 @@ func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scope
 			// $schema names the schema for editors (compiler/schema).
 		case "selection":
 			c.selection = d.selection(v)
+			if c.selection != nil && c.selection.Profile != "" {
+				c.uses = append(c.uses, refUse{c.selection.Profile, "the manual selection", v.Pos})
+			}
 		case "defaultProfile":
 			if ref, ok := d.ref(v); ok {
 				c.def = ref
+				c.uses = append(c.uses, refUse{ref, "defaultProfile", v.Pos})
 			} else {
 				d.report(v, CodeConfigDefault, "defaultProfile is not a valid profile reference; it is ignored")
 			}
@@ -112,6 +116,9 @@ func decodeConfig(scope, name string, src []byte, diags *compiler.Errors) *scope
 			d.profiles(v, c)
 		case "bindings":
 			c.bindings = d.bindings(v)
+			for _, b := range c.bindings {
+				c.uses = append(c.uses, refUse{b.Ref, "binding " + b.ID, b.pos})
+			}
 		case "inheritGlobalBindings":
 			b, isBool := v.Boolean()
 			switch {
@@ -245,7 +252,7 @@ func (d *decoder) binding(v *ruledoc.Node, index int) (Binding, bool) {
 		d.report(orRoot(fields["profile"], v), CodeConfigBindingProfile, "binding %s: the profile is not a valid profile reference; the binding is dropped", b.ID)
 		return Binding{}, false
 	}
-	b.Ref = ref
+	b.Ref, b.pos = ref, fields["profile"].Pos
 	if pv := fields["priority"]; pv != nil {
 		if f, ok := pv.Float(); ok {
 			b.Priority = f

@@ -59,6 +59,7 @@ func ExampleCompile() {
 		fmt.Printf("%s/%s: %q via %q (specificity %d), layers %v\n", m.Provider, m.Model, d.Profile, d.Binding, d.Specificity, d.Layers)
 	}
 	// Output:
+	// global/config.json:7:48: error: binding gpt names the profile global:missing, which is missing or could not be read (profiles/missing.md in the global folder); it applies nothing [profile-missing]
 	// global/config.json:7:59: warning: unknown key "priorty" in binding #1 is kept and has no effect; did you mean "priority"? [config-unknown]
 	// bodies: global:base global:review
 	// anthropic/claude-sonnet-4: "global:review" via "global:claude" (specificity 1), layers [global:review global:base]

@@ -186,3 +186,38 @@ func TestExpansionLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestReferencesToProfiles: with a scope's profiles read, a reference to
+// one that is missing is an error where the reference is written, to an
+// empty one a warning; a scope whose folder was not read is not judged.
+func TestReferencesToProfiles(t *testing.T) {
+	src := `{"version": 1, "defaultProfile": "gone",
+  "selection": {"mode": "manual", "profile": "base"},
+  "bindings": [
+    {"id": "a", "profile": "nope", "provider": "x"},
+    {"id": "b", "profile": "blank", "provider": "y"},
+    {"id": "c", "profile": "project:local", "provider": "z"},
+    {"id": "d", "profile": "base", "provider": "w"}
+  ]}`
+	out, err := Compile(Input{
+		Global:   &compiler.Source{Name: "g.json", Data: []byte(src)},
+		Profiles: map[string]map[string]string{Global: {"base": "Be brief.", "blank": " \n"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range out.Diagnostics {
+		if d.Code == CodeProfileMissing || d.Code == CodeProfileEmpty {
+			got = append(got, fmt.Sprintf("%d:%d %s %s", d.Pos.Line, d.Pos.Col, d.Severity, d.Code))
+		}
+	}
+	want := []string{
+		"1:34 error profile-missing", // defaultProfile "gone"
+		"4:28 error profile-missing", // binding a
+		"5:28 warning profile-empty", // binding b
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
