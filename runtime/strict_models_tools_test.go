@@ -38,6 +38,10 @@ var toolsFixture = func() map[string]string {
 	return m
 }()
 
+// toolsSetup makes the fixture a repository with two commits and an
+// archive. Go's telemetry is off in the rows' home: on, go writes counters
+// there from a process that can outlive the row, and the row's folder
+// could not be removed.
 const toolsSetup = `set -e
 mkdir .home
 git init -q
@@ -45,7 +49,8 @@ git add -A .
 git commit -qm one
 echo '// two' >> src/main.go
 git commit -qam two
-mkdir arc && echo new > arc/new.txt && tar -czf x.tgz -C arc new.txt && rm -r arc`
+mkdir arc && echo new > arc/new.txt && tar -czf x.tgz -C arc new.txt && rm -r arc
+mkdir -p .home/.config/go/telemetry && echo off > .home/.config/go/telemetry/mode && echo .home/ >> .git/info/exclude`
 
 // toolsFS is toolsFixture as the engines see it, at /home/u/repo.
 func toolsFS() facts.MapFS {
