@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -86,7 +87,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 		// deny, after yolo and approvals have had their say.
 		b.WriteString(" else := decide.assemble(s) if {\n\ts := self_guard\n\tfinal[0] < 2\n} else := decide.assemble(final)\n\n")
 		fmt.Fprintf(&b, "final := %s if {\n\te := max(entries)\n}\n\n", finalFloors(spec))
-		writes := fmt.Sprintf(selfWrites, confirmedNodes(spec.selfConfirms, spec.selfMany, "grp", "ks"))
+		writes := fmt.Sprintf(selfWrites, ruleLookup(spec.selfConfirms, "grp", "ks"))
 		if spec.selfSecrets {
 			writes = "array.concat(\n" + writes + ",\n" + selfSecrets + ",\n)"
 		}
@@ -114,23 +115,23 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	floors := mustJSON(flooring)
 	besidesBare := slices.Sorted(slices.Values(append([]string{"within"}, flooring...)))
 	mild := slices.Sorted(slices.Values(append([]string{"bare"}, besidesBare...)))
-	nodes := confirmedNodes(spec.policyConfirms, spec.policyMany, "grp", "ks")
+	rule := ruleLookup(spec.policyConfirms, "grp", "ks")
 	group := "[grp] := c.forms"
-	if !strings.HasPrefix(nodes, "union(") {
+	if !strings.Contains(rule, "grp") {
 		group = "count(c.forms) == 1"
 	}
 	lookup := fmt.Sprintf(`	%s
 	[ks] := c.keys
 	m := data.regate.rules.policy.surfaces[c.surface]
-	r := m.rules[max(%s)]
-`, group, nodes)
+	r := %s
+`, group, rule)
 
 	// The same lookup for each of many spelling groups (a recursive
 	// read's walk): the most restrictive group's rule, the first on a tie,
 	// as layered composes them.
-	wideNodes := confirmedNodes(spec.policyConfirms, spec.policyMany, "forms", "keys")
+	wideRule := ruleLookup(spec.policyConfirms, "forms", "keys")
 	everyForms := "forms" // strict Rego: a variable every declares is used
-	if !strings.Contains(wideNodes, "forms") {
+	if !strings.Contains(wideRule, "forms") {
 		everyForms = "_"
 	}
 	wide := fmt.Sprintf(`	count(c.forms) > 1
@@ -138,9 +139,9 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	[_, _, r] := max([[q.sev, 0 - g, q] |
 		some g, forms in c.forms
 		keys := c.keys[g]
-		q := m.rules[max(%s)]
+		q := %s
 	])
-`, wideNodes)
+`, wideRule)
 
 	// quick is a check that lookups decide when only the policy's rules
 	// can: an ordinary one, or one whose mild members do not change the
@@ -164,14 +165,16 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	m := data.regate.rules.policy.surfaces[c.surface]
 	every g, %s in c.forms {
 		keys := c.keys[g]
-		m.rules[max(%s)].catch_all
+		q := %s
+		q.catch_all
 	}
 } else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
 %s%s} else := check(i, c)
 
 `, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK,
-		mustJSON(slices.Concat(hard, besidesBare)), everyForms, wideNodes, mustJSON(hard), wide, mildOK)
+		mustJSON(slices.Concat(hard, besidesBare)), everyForms, wideRule, mustJSON(hard), wide, mildOK)
+	writeLookup(&b, spec)
 	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
 	o := layered(i, c)
 }`)
@@ -259,7 +262,7 @@ func lookupValue(r Rule, rank int, catchAll bool) map[string]any {
 
 // selfWrites are the self floor's entries (selfguard.go), asks: one for
 // each check on the write or edit surface that meets a guarded place; %s
-// is the rank nodes of the layer's rules that match (confirmedNodes).
+// is the most specific of the layer's rules that match (ruleLookup).
 // selfSecrets are those of the path checks that name a secret. self_guard
 // is the first of them.
 const (
@@ -268,7 +271,7 @@ const (
 		m := data.regate.rules.self.surfaces[c.surface]
 		some g, grp in c.forms
 		ks := decide.keys(c, g)
-		r := m.rules[max(%s)]
+		r := %s
 	]`
 	selfSecrets = `[[1, 0 - i, "self-guard", r, {"fault": true, "floor": "", "yolo": false}] |
 		some i, c in input.checks
@@ -358,6 +361,32 @@ func mustJSON(v any) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// ruleLookup is the Rego expression of the most specific rule of the
+// matcher m that matches the spelling group in the variable grp, whose
+// candidate keys are in ks: one graph.reachable when the layer files no
+// entries to confirm (confirms, matcher.go), else the module's lookup.
+func ruleLookup(confirms map[string]bool, grp, ks string) string {
+	if len(confirms) == 0 {
+		return fmt.Sprintf("m.rules[max(graph.reachable(m.graph, %s))]", ks)
+	}
+	return fmt.Sprintf("lookup(m, %s, %s)", ks, grp)
+}
+
+// writeLookup writes lookup(m, ks, grp) when a layer files entries to
+// confirm: the greatest node the keys reach, when it is a rule (no key
+// files an entry to confirm, so nothing else can match); else the entries
+// of the group's keys are confirmed against its spellings.
+func writeLookup(b *bytes.Buffer, spec *decisionSpec) {
+	confirms := map[string]bool{}
+	maps.Copy(confirms, spec.policyConfirms)
+	maps.Copy(confirms, spec.selfConfirms)
+	if len(confirms) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "lookup(m, ks, grp) := r if {\n\tr := m.rules[max(graph.reachable(m.graph, ks))]\n} else := m.rules[max(%s - {%q})]\n\n",
+		confirmedNodes(confirms, spec.policyMany || spec.selfMany, "grp", "ks"), ConfirmNode)
+}
+
 // confirmedNodes is the Rego set of the rank nodes of a layer's rules (the
 // matcher m) that match one spelling group, the variable grp, whose
 // candidate keys are the variable ks: the nodes the keys reach, and the
@@ -375,9 +404,6 @@ func confirmedNodes(confirms map[string]bool, many bool, grp, ks string) string 
 		default:
 			sets = append(sets, fmt.Sprintf("{e[0] | some k, es in m.%s; k in %s; some e in es; some f in %s; %s}", kind.name, ks, grp, kind.test))
 		}
-	}
-	if len(sets) == 1 {
-		return sets[0]
 	}
 	return "union({" + strings.Join(sets, ", ") + "})"
 }

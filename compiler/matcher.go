@@ -35,7 +35,9 @@ type ranked struct {
 //	        exactly the values with that key (internal/matchkey), and each
 //	        rank node → []: graph.reachable from a value's keys is the set
 //	        of rules that match it, in one builtin call whatever the number
-//	        of keys or rules.
+//	        of keys or rules. A key that also files entries to confirm
+//	        points at ConfirmNode, which sorts above every rank node: when
+//	        the greatest node reached is a rule, no entry needs confirming.
 //	starts, ends, globs
 //	        candidate key → [rank node, arg] of the patterns a value with
 //	        the key must still satisfy: start with, end with or match
@@ -100,6 +102,9 @@ func buildMatcher(surface string, rules []Rule, home string, baseline, session b
 				checks[e.Op] = append(checks[e.Op], ast.ArrayTerm(nodes[e.rank], ast.StringTerm(e.Arg)))
 			}
 		}
+		if len(checks) > 0 {
+			sure = append(sure, confirmTerm)
+		}
 		if sure != nil {
 			graph = append(graph, ast.Item(ast.StringTerm(k), ast.ArrayTerm(sure...)))
 		}
@@ -108,6 +113,9 @@ func buildMatcher(surface string, rules []Rule, home string, baseline, session b
 			keys++
 		}
 		entries = entries[n:]
+	}
+	if keys > 0 {
+		graph = append(graph, ast.Item(confirmTerm, emptyArray))
 	}
 	items := [][2]*ast.Term{item("rules", ast.ObjectTerm(ruleItems...)), item("graph", ast.ObjectTerm(graph...))}
 	for _, op := range []matchkey.Op{matchkey.Prefix, matchkey.Suffix, matchkey.Glob} {
@@ -147,6 +155,14 @@ func confirmsUsed(surfaces map[string]any) (used map[string]bool, many bool) {
 // fewMaybe is how many keys of entries to confirm the Rego walks itself;
 // past it, it walks the value's keys instead (regate.lib.decide.confirmed).
 const fewMaybe = 8
+
+// ConfirmNode is the graph node a key with entries to confirm points at
+// (buildMatcher). It sorts above every RankNode, so the greatest node a
+// value's keys reach is a rule only when none of its keys files an entry
+// to confirm.
+const ConfirmNode = "~~"
+
+var confirmTerm = ast.StringTerm(ConfirmNode)
 
 // RankNode is how the compiled indexes spell a rule's specificity rank:
 // zero-padded past any rank a map can hold (MaxRules and the mcp baseline),

@@ -8,9 +8,12 @@
 // A key is a boundary of the value: "=" and the whole value; "<" and a
 // prefix that ends after a space (bash), a "/" (paths) or a ":" (mcp
 // targets); ">" and a suffix that starts at the last "/" of a path, after
-// it, or at a "." of its base name. Every value has the key "<" (the empty
-// prefix), where the patterns that align to no boundary wait to be
-// confirmed one by one.
+// it, or at a "." of its base name; "^" and its first character. Every value
+// has the key "<" (the empty prefix), which the catch-all is filed under. A
+// pattern whose literal prefix reaches no boundary is filed under its first
+// character ("(*" is exactly the values with "^("; "npm*" waits under "^n"
+// to be confirmed), and one with no literal prefix under "<" or, for a
+// path, a suffix key.
 //
 // The keys depend on the value alone, never on the policy, so that one
 // document serves any policy. The Rego library computes the same keys for

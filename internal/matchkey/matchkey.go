@@ -1,6 +1,9 @@
 package matchkey
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Class is how the values of a surface are cut into keys.
 type Class int
@@ -55,11 +58,12 @@ func (c Class) cut() (sep byte, limit int) {
 // the extended slice. Keys may repeat across the values of one group;
 // AppendGroup removes the repeats.
 func Keys(dst []string, c Class, v string) []string {
-	// Every key is a part of one string, "=" v "<" v and ">" and each
-	// suffix, so that a value's keys cost one allocation: a prefix key is
-	// a prefix of "<" v.
-	var room [8]int
-	suffixes := room[:0] // where each suffix key starts in v
+	// Every key is a part of one string, "=" v "<" v, ">" and each suffix,
+	// "|" and each infix, "^" and the first character, so that a value's
+	// keys cost one allocation: a prefix key is a prefix of "<" v.
+	var room, infixRoom [8]int
+	suffixes := room[:0]     // where each suffix key starts in v
+	infixes := infixRoom[:0] // where each ".W." starts in v, W its dots' segment
 	if c == Path {
 		b := strings.LastIndexByte(v, '/')
 		if b >= 0 {
@@ -73,10 +77,28 @@ func Keys(dst []string, c Class, v string) []string {
 				suffixes = append(suffixes, i)
 			}
 		}
+		for i := strings.IndexByte(v, '.'); i >= 0; {
+			n := strings.IndexAny(v[i+1:], "./")
+			if n < 0 {
+				break
+			}
+			if v[i+1+n] == '.' && n > 0 {
+				infixes = append(infixes, i)
+			}
+			if next := strings.IndexByte(v[i+1:], '.'); next >= 0 {
+				i += 1 + next
+			} else {
+				break
+			}
+		}
 	}
-	size := 2 + 2*len(v)
+	_, first := utf8.DecodeRuneInString(v) // the first character's width
+	size := 2 + 2*len(v) + 1 + first
 	for _, at := range suffixes {
 		size += 1 + len(v) - at
+	}
+	for _, at := range infixes {
+		size += 2 + infixLen(v, at)
 	}
 	var buf strings.Builder
 	buf.Grow(size)
@@ -88,9 +110,20 @@ func Keys(dst []string, c Class, v string) []string {
 		buf.WriteByte('>')
 		buf.WriteString(v[at:])
 	}
+	for _, at := range infixes {
+		buf.WriteByte('|')
+		buf.WriteString(v[at : at+1+infixLen(v, at)])
+	}
+	if first > 0 {
+		buf.WriteByte('^')
+		buf.WriteString(v[:first])
+	}
 	all := buf.String()
 	lv := all[1+len(v) : 2+2*len(v)] // "<" v
 	dst = append(dst, all[:1+len(v)], "<")
+	if first > 0 {
+		dst = append(dst, all[len(all)-1-first:])
+	}
 	sep, limit := c.cut()
 	for i, n := 0, 0; i < len(v) && n < limit; i++ {
 		if v[i] == sep {
@@ -104,7 +137,18 @@ func Keys(dst []string, c Class, v string) []string {
 		dst = append(dst, all[off:off+n])
 		off += n
 	}
+	for _, at := range infixes {
+		n := 2 + infixLen(v, at)
+		dst = append(dst, all[off:off+n])
+		off += n
+	}
 	return dst
+}
+
+// infixLen is the length of the infix ".W." of path v that starts at the
+// dot at: W runs to the next dot, and has no "/".
+func infixLen(v string, at int) int {
+	return 1 + strings.IndexByte(v[at+1:], '.')
 }
 
 // AppendGroup appends the keys of every value of a spelling group, each
@@ -165,6 +209,11 @@ func Align(c Class, pattern, glob string) Entry {
 	if first < 0 {
 		return Entry{Key: "=" + pattern}
 	}
+	if c == Path {
+		if w, ok := infixOnly(pattern); ok {
+			return Entry{Key: "|." + w + "."}
+		}
+	}
 	lit := pattern[:first]
 	prefixOnly := pattern[first] == '*' && first == len(pattern)-1
 	if prefixOnly && lit == "" {
@@ -177,6 +226,12 @@ func Align(c Class, pattern, glob string) Entry {
 	key, exact := alignPrefix(c, lit)
 	if exact && prefixOnly {
 		return Entry{Key: key}
+	}
+	// No boundary in the literal prefix: its first character, so that only
+	// the values that start with it confirm the pattern.
+	initial := ""
+	if r, n := utf8.DecodeRuneInString(lit); n > 0 && r != utf8.RuneError {
+		initial = "^" + lit[:n]
 	}
 	suffixOnly := first == 0 && pattern[0] == '*' && !strings.ContainsAny(pattern[1:], "*?")
 	if key == "<" && c == Path {
@@ -196,7 +251,28 @@ func Align(c Class, pattern, glob string) Entry {
 	if suffixOnly {
 		op, arg = Suffix, pattern[1:]
 	}
+	if key == "<" && initial != "" {
+		if prefixOnly && len(initial) == len(lit)+1 {
+			return Entry{Key: initial}
+		}
+		key = initial
+	}
 	return Entry{Key: key, Op: op, Arg: arg}
+}
+
+// infixOnly reports whether a path pattern is "*.W.*" with W free of
+// ".", "/" and wildcards: the values that hold ".W." anywhere, which are
+// exactly those with the infix key "|.W.".
+func infixOnly(pattern string) (string, bool) {
+	w, ok := strings.CutPrefix(pattern, "*.")
+	if !ok {
+		return "", false
+	}
+	w, ok = strings.CutSuffix(w, ".*")
+	if !ok || w == "" || strings.ContainsAny(w, "./*?") {
+		return "", false
+	}
+	return w, true
 }
 
 // alignPrefix is the longest boundary prefix of lit that every value

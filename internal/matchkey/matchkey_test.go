@@ -103,6 +103,10 @@ func TestLookupIsMatching(t *testing.T) {
 	for range 200000 {
 		c := classes[r.IntN(len(classes))]
 		p := collapse(random(r, 12, true))
+		if r.IntN(8) == 0 {
+			// An infix pattern, "*.W.*", which paths file under "|.W.".
+			p = "*." + random(r, 4, false) + ".*"
+		}
 		// Half the values are made to match: the pattern with its
 		// wildcards filled in.
 		var v string
@@ -143,20 +147,21 @@ func TestKeys(t *testing.T) {
 		value string
 		want  []string
 	}{
-		{matchkey.Words, "git push --force origin main", []string{"=git push --force origin main", "<", "<git ", "<git push ", "<git push --force ", "<git push --force origin "}},
-		{matchkey.Words, "a b c d e f", []string{"=a b c d e f", "<", "<a ", "<a b ", "<a b c ", "<a b c d "}},
-		{matchkey.Path, "/home/u/.ssh/id_rsa.pub", []string{"=/home/u/.ssh/id_rsa.pub", "<", "</", "</home/", "</home/u/", "</home/u/.ssh/", ">/id_rsa.pub", ">id_rsa.pub", ">.pub"}},
-		{matchkey.Path, ".env", []string{"=.env", "<", ">.env"}},
-		{matchkey.Path, "src/", []string{"=src/", "<", "<src/", ">/"}},
-		{matchkey.Target, "github:create_issue", []string{"=github:create_issue", "<", "<github:"}},
-		{matchkey.Name, "a/b c", []string{"=a/b c", "<"}},
+		{matchkey.Words, "git push --force origin main", []string{"=git push --force origin main", "<", "^g", "<git ", "<git push ", "<git push --force ", "<git push --force origin "}},
+		{matchkey.Words, "a b c d e f", []string{"=a b c d e f", "<", "^a", "<a ", "<a b ", "<a b c ", "<a b c d "}},
+		{matchkey.Path, "/home/u/.ssh/id_rsa.pub", []string{"=/home/u/.ssh/id_rsa.pub", "<", "^/", "</", "</home/", "</home/u/", "</home/u/.ssh/", ">/id_rsa.pub", ">id_rsa.pub", ">.pub"}},
+		{matchkey.Path, ".env", []string{"=.env", "<", "^.", ">.env"}},
+		{matchkey.Path, "a.x/.env.local.bak", []string{"=a.x/.env.local.bak", "<", "^a", "<a.x/", ">/.env.local.bak", ">.env.local.bak", ">.local.bak", ">.bak", "|.env.", "|.local."}},
+		{matchkey.Path, "src/", []string{"=src/", "<", "^s", "<src/", ">/"}},
+		{matchkey.Target, "github:create_issue", []string{"=github:create_issue", "<", "^g", "<github:"}},
+		{matchkey.Name, "a/b c", []string{"=a/b c", "<", "^a"}},
 	} {
 		if got := matchkey.Keys(nil, c.class, c.value); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.value, got, c.want)
 		}
 	}
 	if got := matchkey.AppendGroup(nil, matchkey.Path, []string{"a/b.go", "/r/a/b.go"}); !slices.Equal(got,
-		[]string{"=a/b.go", "<", "<a/", ">/b.go", ">b.go", ">.go", "=/r/a/b.go", "</", "</r/", "</r/a/"}) {
+		[]string{"=a/b.go", "<", "^a", "<a/", ">/b.go", ">b.go", ">.go", "=/r/a/b.go", "^/", "</", "</r/", "</r/a/"}) {
 		t.Errorf("group: %q", got)
 	}
 }
@@ -177,10 +182,15 @@ func TestAlign(t *testing.T) {
 		{matchkey.Path, "*.env", matchkey.Entry{Key: ">.env"}},
 		{matchkey.Path, "*/.env", matchkey.Entry{Key: ">/.env"}},
 		{matchkey.Path, "*x.env", matchkey.Entry{Key: ">.env", Op: matchkey.Suffix, Arg: "x.env"}},
-		{matchkey.Path, "*.env.*", matchkey.Entry{Key: "<", Op: matchkey.Glob, Arg: "G"}},
+		{matchkey.Path, "*.env.*", matchkey.Entry{Key: "|.env."}},
+		{matchkey.Path, "*.env.local.*", matchkey.Entry{Key: "<", Op: matchkey.Glob, Arg: "G"}},
+		{matchkey.Path, "*.e/v.*", matchkey.Entry{Key: "<", Op: matchkey.Glob, Arg: "G"}},
 		{matchkey.Path, "*/secrets/*.json", matchkey.Entry{Key: ">.json", Op: matchkey.Glob, Arg: "G"}},
 		{matchkey.Target, "github:*", matchkey.Entry{Key: "<github:"}},
-		{matchkey.Name, "dangerous-*", matchkey.Entry{Key: "<", Op: matchkey.Prefix, Arg: "dangerous-"}},
+		{matchkey.Name, "dangerous-*", matchkey.Entry{Key: "^d", Op: matchkey.Prefix, Arg: "dangerous-"}},
+		{matchkey.Words, "(*", matchkey.Entry{Key: "^("}},
+		{matchkey.Words, "é*", matchkey.Entry{Key: "^é"}},
+		{matchkey.Words, "npm*", matchkey.Entry{Key: "^n", Op: matchkey.Prefix, Arg: "npm"}},
 	} {
 		if got := matchkey.Align(c.class, c.pattern, "G"); got != c.want {
 			t.Errorf("%q: %+v, want %+v", c.pattern, got, c.want)
@@ -188,14 +198,15 @@ func TestAlign(t *testing.T) {
 	}
 }
 
-// TestKeysOfManyDots: a base name with many dots has a suffix key at each.
+// TestKeysOfManyDots: a base name with many dots has a suffix key at each,
+// and an infix key between each two.
 func TestKeysOfManyDots(t *testing.T) {
 	got := matchkey.Keys(nil, matchkey.Path, "a.b.c.d.e.f.g.h.i.j.k")
-	if n := len(got); n != 2+1+10 {
+	if n := len(got); n != 3+1+10+9 {
 		t.Fatalf("%d keys: %q", n, got)
 	}
-	if got[len(got)-1] != ">.k" {
-		t.Fatalf("last key %q", got[len(got)-1])
+	if !slices.Contains(got, ">.k") || got[len(got)-1] != "|.j." {
+		t.Fatalf("keys %q", got)
 	}
 }
 

@@ -33,16 +33,20 @@ session(i, c, ks, grp) := {"action": "allow", "sev": 0, "rule": r, "layer": "ses
 # matches one of the spellings of a group, given the group's candidate keys
 # ks (internal/matchkey): graph.reachable walks from the keys to the rank
 # nodes filed under them, in one call whatever the number of keys, and the
-# greatest node is the most specific rule; the entries that need it are
-# confirmed against the spellings. Undefined when no rule matches. (The
-# generated quick lookup, regate.gen.decision.quick, is the same walk for
-# ordinary checks, written for the policy's own indexes.)
-best(m, ks, grp) := m.rules[max(union({
+# greatest node is the most specific rule. A key that files entries to
+# confirm also reaches the node "~~" (compiler.ConfirmNode), greater than
+# every rule's: then the entries are confirmed against the spellings.
+# Undefined when no rule matches. (The generated lookup,
+# regate.gen.decision.lookup, is the same walk, written for the kinds of
+# entries the policy files.)
+best(m, ks, grp) := r if {
+	r := m.rules[max(graph.reachable(m.graph, ks))]
+} else := m.rules[max(union({
 	graph.reachable(m.graph, ks),
 	{e[0] | some k in ks; some e in m.starts[k]; some f in grp; startswith(f, e[1])},
 	{e[0] | some k in ks; some e in m.ends[k]; some f in grp; endswith(f, e[1])},
 	{e[0] | some k in ks; some e in m.globs[k]; some f in grp; glob.match(e[1], null, f)},
-}))]
+}) - {"~~"})]
 
 # counted is best, except that a bare name that exists is gated only by a
 # rule that names it (R4).
@@ -242,9 +246,13 @@ keys(c, g) := c.keys[g] if {
 # value_keys are the keys of one value: the whole value, the empty prefix,
 # the prefixes that end at a boundary of the surface's values and, for
 # paths, the suffixes that start at the last "/", after it, or at a "." of
-# the base name.
+# the base name, and the infixes ".W." between two dots with no "/"
+# between them; and the first character.
 value_keys(s, f) := array.concat(
-	array.concat([concat("", ["=", f]), "<"], prefix_keys(s, f)),
+	array.concat(
+		array.concat([concat("", ["=", f]), "<"], [concat("", ["^", substring(f, 0, 1)]) | f != ""]),
+		prefix_keys(s, f),
+	),
 	suffix_keys(s, f),
 )
 
@@ -265,11 +273,21 @@ suffix_keys(s, f) := array.concat(
 		[concat("", [">", substring(f, b, -1)]) | b >= 0],
 		[concat("", [">", substring(f, b + 1, -1)]) | b + 1 < count(f)],
 	),
-	[concat("", [">", substring(f, d, -1)]) | some d in indexof_n(f, "."); d >= b + 2],
+	array.concat(
+		[concat("", [">", substring(f, d, -1)]) | some d in dots; d >= b + 2],
+		[concat("", ["|", w]) |
+			some j, d in dots
+			p := dots[j - 1]
+			d > p + 1
+			w := substring(f, p, (d - p) + 1)
+			not contains(w, "/")
+		],
+	),
 ) if {
 	not s in {"bash", "mcp", "skill"}
 	slashes := indexof_n(f, "/")
 	b := last_or(slashes, -1)
+	dots := indexof_n(f, ".")
 }
 
 last_or(xs, _) := xs[count(xs) - 1] if count(xs) > 0

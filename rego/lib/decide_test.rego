@@ -4,7 +4,8 @@ import data.regate.lib.decide
 
 # A matcher as compiler/matcher.go builds it for the bash surface of
 #   {"*": "ask", "git *": "allow", "git push --force*": "deny", "*.sh": "ask", "g?t x": "deny"}
-# ranks: * 0, *.sh 1, g?t x 2, git * 3, git push --force* 4.
+# ranks: * 0, *.sh 1, g?t x 2, git * 3, git push --force* 4. The keys that
+# file entries to confirm also point at "~~".
 bash := {
 	"rules": {
 		"~0000000": {"pattern": "*", "action": "ask", "sev": 1, "pos": "t:1:1", "catch_all": true, "tail": " (matched '*')."},
@@ -14,10 +15,12 @@ bash := {
 		"~0000004": {"pattern": "git push --force*", "action": "deny", "sev": 2, "pos": "t:5:1", "reason": "no", "tail": " (matched 'git push --force*'). Reason: no."},
 	},
 	"graph": {
-		"<": ["~0000000"],
+		"<": ["~0000000", "~~"],
 		"<git ": ["~0000003"],
+		"<git push ": ["~~"],
 		"=git": ["~0000003"],
 		"~0000000": [], "~0000001": [], "~0000002": [], "~0000003": [], "~0000004": [],
+		"~~": [],
 	},
 	"starts": {"<git push ": [["~0000004", "git push --force"]]},
 	"ends": {"<": [["~0000001", ".sh"]]},
@@ -27,33 +30,41 @@ bash := {
 best(v) := decide.best(bash, decide.value_keys("bash", v), [v]).pattern
 
 test_keys_of_a_command if {
-	decide.value_keys("bash", "git push --force origin") == ["=git push --force origin", "<", "<git ", "<git push ", "<git push --force "]
+	decide.value_keys("bash", "git push --force origin") == ["=git push --force origin", "<", "^g", "<git ", "<git push ", "<git push --force "]
 }
 
 test_keys_of_a_path if {
 	decide.value_keys("path", "/home/u/.ssh/id_rsa.pub") == [
-		"=/home/u/.ssh/id_rsa.pub", "<",
+		"=/home/u/.ssh/id_rsa.pub", "<", "^/",
 		"</", "</home/", "</home/u/", "</home/u/.ssh/",
 		">/id_rsa.pub", ">id_rsa.pub", ">.pub",
 	]
 }
 
 test_keys_of_a_relative_hidden_file if {
-	decide.value_keys("read", ".env.local") == ["=.env.local", "<", ">.env.local", ">.local"]
+	decide.value_keys("read", ".env.local") == ["=.env.local", "<", "^.", ">.env.local", ">.local", "|.env."]
+}
+
+test_keys_of_infixes if {
+	decide.value_keys("read", "a.x/.env.local.bak") == [
+		"=a.x/.env.local.bak", "<", "^a", "<a.x/",
+		">/.env.local.bak", ">.env.local.bak", ">.local.bak", ">.bak",
+		"|.env.", "|.local.",
+	]
 }
 
 test_keys_of_an_mcp_target if {
-	decide.value_keys("mcp", "github:create_issue") == ["=github:create_issue", "<", "<github:"]
+	decide.value_keys("mcp", "github:create_issue") == ["=github:create_issue", "<", "^g", "<github:"]
 }
 
-test_keys_of_a_skill if decide.value_keys("skill", "dangerous-rm") == ["=dangerous-rm", "<"]
+test_keys_of_a_skill if decide.value_keys("skill", "dangerous-rm") == ["=dangerous-rm", "<", "^d"]
 
 test_keys_from_the_document if {
 	decide.keys({"surface": "bash", "forms": [["ls"]], "keys": [["=ls"]]}, 0) == ["=ls"]
 }
 
 test_keys_computed_without_the_document if {
-	decide.keys({"surface": "bash", "forms": [["ls", "ls -l"]]}, 0) == {"=ls", "<", "=ls -l", "<ls "}
+	decide.keys({"surface": "bash", "forms": [["ls", "ls -l"]]}, 0) == {"=ls", "<", "^l", "=ls -l", "<ls "}
 }
 
 test_most_specific_rule_wins if best("git push --force-with-lease") == "git push --force*"
