@@ -98,7 +98,13 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	writeFaultFloors(&b, spec)
 
 	// fast: only the policy's rules can decide (no session approval, no
-	// agent), so that an ordinary check is one lookup.
+	// agent), so that a plain check (facts' plain) is one lookup, and any
+	// other one a few more (quick).
+	plainRule := ruleLookup(spec.policyConfirms, "grp", "ks")
+	plainGroup := "[grp] := c.forms"
+	if !strings.Contains(plainRule, "grp") {
+		plainGroup = "count(c.forms) == 1"
+	}
 	fmt.Fprintf(&b, "entries := [e |\n\tsome i, c in input.checks\n\t%s\n\te := quick(i, c)\n\te != null\n] if {\n\tfast\n} else := [e |\n\tsome i, c in input.checks\n\t%s\n\te := check(i, c)\n]\n\n", counted, counted)
 	b.WriteString("fast if {\n\tcount(object.get(input, [\"session\", \"approvals\"], {})) == 0\n")
 	if hasAgents {
@@ -114,17 +120,11 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	}
 	floors := mustJSON(flooring)
 	besidesBare := slices.Sorted(slices.Values(append([]string{"within"}, flooring...)))
-	mild := slices.Sorted(slices.Values(append([]string{"bare"}, besidesBare...)))
-	rule := ruleLookup(spec.policyConfirms, "grp", "ks")
-	group := "[grp] := c.forms"
-	if !strings.Contains(rule, "grp") {
-		group = "count(c.forms) == 1"
-	}
 	lookup := fmt.Sprintf(`	%s
 	[ks] := c.keys
 	m := data.regate.rules.policy.surfaces[c.surface]
 	r := %s
-`, group, rule)
+`, plainGroup, plainRule)
 
 	// The same lookup for each of many spelling groups (a recursive
 	// read's walk): the most restrictive group's rule, the first on a tie,
@@ -144,7 +144,8 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 `, wideRule)
 
 	// quick is a check that lookups decide when only the policy's rules
-	// can: an ordinary one, or one whose mild members do not change the
+	// can: a plain one (facts' plain: one group, no member that changes the
+	// rule's say), or one whose mild members do not change the
 	// rule found (a bare name is not gated by the catch-all, a recursive
 	// read caps a deny, a wrapper or a strict reason floors an allow). A
 	// bare name whose every spelling only the catch-all reaches counts for
@@ -154,9 +155,25 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	[object.get(c, "within", "") != "", r.sev] != [true, 2]
 	[count(object.filter(c, ` + floors + `)) > 0, r.sev] != [true, 0]
 `
-	fmt.Fprintf(&b, `quick(i, c) := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
-	count(object.filter(c, %s)) == 0
-%s} else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	// A plain check's rule is one graph.reachable, inline; only when a key
+	// files entries to confirm does it take the confirming lookup.
+	plain := `quick(i, c) := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	c.plain
+	[ks] := c.keys
+	m := data.regate.rules.policy.surfaces[c.surface]
+	r := m.rules[max(graph.reachable(m.graph, ks))]
+}`
+	if strings.Contains(plainRule, "grp") {
+		plain += ` else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
+	c.plain
+	[grp] := c.forms
+	[ks] := c.keys
+	m := data.regate.rules.policy.surfaces[c.surface]
+	r := confirmed(m, ks, grp)
+}`
+	}
+	b.WriteString(plain)
+	fmt.Fprintf(&b, ` else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
 %s%s} else := null if {
 	count(object.filter(c, %s)) == 0
@@ -172,7 +189,7 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 	count(object.filter(c, %s)) == 0
 %s%s} else := check(i, c)
 
-`, mustJSON(slices.Concat(hard, mild)), lookup, mustJSON(hard), lookup, mildOK,
+`, mustJSON(hard), lookup, mildOK,
 		mustJSON(slices.Concat(hard, besidesBare)), everyForms, wideRule, mustJSON(hard), wide, mildOK)
 	writeLookup(&b, spec)
 	b.WriteString(`check(i, c) := decide.entry(decide.within_cap(c, decide.unit_floor(c, o))) if {
@@ -374,8 +391,9 @@ func ruleLookup(confirms map[string]bool, grp, ks string) string {
 
 // writeLookup writes lookup(m, ks, grp) when a layer files entries to
 // confirm: the greatest node the keys reach, when it is a rule (no key
-// files an entry to confirm, so nothing else can match); else the entries
-// of the group's keys are confirmed against its spellings.
+// files an entry to confirm, so nothing else can match); else
+// confirmed(m, ks, grp), which confirms the entries of the group's keys
+// against its spellings.
 func writeLookup(b *bytes.Buffer, spec *decisionSpec) {
 	confirms := map[string]bool{}
 	maps.Copy(confirms, spec.policyConfirms)
@@ -383,7 +401,8 @@ func writeLookup(b *bytes.Buffer, spec *decisionSpec) {
 	if len(confirms) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "lookup(m, ks, grp) := r if {\n\tr := m.rules[max(graph.reachable(m.graph, ks))]\n} else := m.rules[max(%s - {%q})]\n\n",
+	fmt.Fprintf(b, "lookup(m, ks, grp) := r if {\n\tr := m.rules[max(graph.reachable(m.graph, ks))]\n} else := confirmed(m, ks, grp)\n\n")
+	fmt.Fprintf(b, "confirmed(m, ks, grp) := m.rules[max(%s - {%q})]\n\n",
 		confirmedNodes(confirms, spec.policyMany || spec.selfMany, "grp", "ks"), ConfirmNode)
 }
 

@@ -107,6 +107,12 @@ type Check struct {
 	// program's argument model says is a pattern or a string (grep's
 	// pattern, find -name's glob). Only a policy without strict decides it.
 	SpecOnly bool `json:"spec_only,omitempty"`
+	// Plain marks a check with one group of spellings and none of the
+	// members that change what its rule decides (error, malformed,
+	// unparseable, bare, strict, within, wrapper): an input feature that
+	// lets the decision look its rule up without testing them one by one.
+	// A document without it decides the same, more slowly.
+	Plain bool `json:"plain,omitempty"`
 	// Within is the folder a recursive read names, on the check whose forms
 	// are the paths found inside it (tree.go): a deny among them asks
 	// instead, since the person named the folder, not the file.
@@ -142,7 +148,10 @@ func Build(call Call, env Env) *Input {
 		in.Checks = []Check{overBudget(call.Tool, shell, cmd, n)}
 	}
 	for i := range in.Checks {
-		in.Checks[i].Keys = keysOf(&in.Checks[i])
+		c := &in.Checks[i]
+		c.Keys = keysOf(c)
+		c.Plain = len(c.Forms) == 1 && c.Error == "" && c.Malformed == "" && !c.Unparseable && !c.Bare &&
+			c.Strict == "" && c.Within == "" && c.Wrapper == ""
 	}
 	return in
 }
