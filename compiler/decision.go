@@ -173,6 +173,15 @@ func emitDecision(spec *decisionSpec) (Module, error) {
 }`
 	}
 	b.WriteString(plain)
+	// A bare name whose spellings' keys together (facts' any_keys) reach
+	// no rule above the catch-all: every spelling only the catch-all
+	// reaches, and none files an entry to confirm ("~~" would be greater).
+	fmt.Fprintf(&b, ` else := null if {
+	c.bare
+	count(object.filter(c, %s)) == 0
+	m := data.regate.rules.policy.surfaces[c.surface]
+	m.rules[max(graph.reachable(m.graph, c.any_keys))].catch_all
+}`, mustJSON(slices.Concat(hard, besidesBare)))
 	fmt.Fprintf(&b, ` else := [r.sev, 0 - i, "policy", r, {"fault": false, "floor": "", "yolo": false}] if {
 	count(object.filter(c, %s)) == 0
 %s%s} else := null if {

@@ -128,6 +128,10 @@ type Check struct {
 	// Forms alone; the Rego library computes them when a document lacks
 	// them.
 	Keys [][]string `json:"keys,omitempty"`
+	// AnyKeys, on a bare check, are the keys of every group together, each
+	// once: an input feature that lets the decision learn in one lookup
+	// that only the catch-all reaches any spelling.
+	AnyKeys []string `json:"any_keys,omitempty"`
 }
 
 // Build extracts the facts of one call. It never decides: every check it
@@ -150,10 +154,31 @@ func Build(call Call, env Env) *Input {
 	for i := range in.Checks {
 		c := &in.Checks[i]
 		c.Keys = keysOf(c)
+		if c.Bare {
+			c.AnyKeys = anyKeys(c.Keys)
+		}
 		c.Plain = len(c.Forms) == 1 && c.Error == "" && c.Malformed == "" && !c.Unparseable && !c.Bare &&
 			c.Strict == "" && c.Within == "" && c.Wrapper == ""
 	}
 	return in
+}
+
+// anyKeys are the keys of every group, each once, in the order first seen.
+func anyKeys(groups [][]string) []string {
+	if len(groups) == 1 {
+		return groups[0]
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range groups {
+		for _, k := range g {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // keysOf lists the candidate keys of every group of c's forms.

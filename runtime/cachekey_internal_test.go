@@ -71,7 +71,12 @@ func mutate(t *testing.T, v reflect.Value, name string) {
 	case reflect.Bool:
 		v.SetBool(!v.Bool())
 	case reflect.Slice:
-		// Forms: one more group of spellings.
+		if v.Type().Elem().Kind() == reflect.String {
+			// AnyKeys: one more key.
+			v.Set(reflect.Append(v, reflect.ValueOf("other")))
+			break
+		}
+		// Forms, Keys: one more group.
 		v.Set(reflect.Append(v, reflect.ValueOf([]string{"other"})))
 	default:
 		t.Fatalf("%s: a field of kind %s; teach mutate to change it", name, v.Kind())

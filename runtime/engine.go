@@ -484,9 +484,9 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 			keys[j] = b.term(ast.NewArray(vals...))
 		}
 		// NewObject copies its items, so one scratch array serves every check;
-		// it holds surface, value, forms, keys and every member checkMembers
-		// lists.
-		var kv [4 + checkStrings + checkFlags][2]*ast.Term
+		// it holds surface, value, forms, keys, any_keys and every member
+		// checkMembers lists.
+		var kv [5 + checkStrings + checkFlags][2]*ast.Term
 		n := 0
 		add := func(key string, value *ast.Term) {
 			kv[n] = ast.Item(term(key), value)
@@ -497,6 +497,17 @@ func inputValue(in *facts.Input, session *ast.Term) ast.Value {
 		add("forms", b.term(ast.NewArray(forms...)))
 		if len(c.Keys) > 0 {
 			add("keys", b.term(ast.NewArray(keys...)))
+		}
+		switch {
+		case len(c.AnyKeys) == 0:
+		case len(c.Keys) == 1:
+			add("any_keys", keys[0]) // the one group's keys
+		default:
+			vals := b.slice(len(c.AnyKeys))
+			for k, v := range c.AnyKeys {
+				vals[k] = b.str(v)
+			}
+			add("any_keys", b.term(ast.NewArray(vals...)))
 		}
 		strs, flags := checkMembers(&c)
 		for _, f := range strs {
@@ -545,8 +556,12 @@ func newDocBuilder(in *facts.Input) docBuilder {
 	for _, c := range in.Checks {
 		// up to 9 strings, the forms and keys arrays, the check, an array per
 		// form and per group of keys
-		nTerms += 12 + len(c.Forms) + len(c.Keys)
+		nTerms += 13 + len(c.Forms) + len(c.Keys)
 		nPtrs += 2 + len(c.Forms) + len(c.Keys)
+		if len(c.Keys) > 1 {
+			nTerms += len(c.AnyKeys)
+			nPtrs += len(c.AnyKeys)
+		}
 		for _, f := range c.Forms {
 			nTerms += len(f)
 			nPtrs += len(f)
