@@ -189,6 +189,15 @@ unregistered := {
 }
 
 # assemble is the decision object of an entry, with the agent's message.
+#
+# The message the agent is shown (R15): the tool, the command or value, the
+# matched pattern as matched '<pattern>' (followed by ", approved for this
+# session" when a session approval decided), and a custom reason as
+# Reason: <reason>. The end is the rule's tail, rendered when the rule
+# was compiled; the origin is chosen by a lookup whose default is the
+# note, and so is the subject ("the agent" or the agent's name), rather
+# than by rules of their own, which costs fewer evaluation steps, as does
+# writing the message here rather than in a function.
 assemble(e) := {
 	"action": ["allow", "ask", "deny"][e[0]],
 	"matched": r.pattern,
@@ -198,37 +207,24 @@ assemble(e) := {
 	"origin": origin,
 	"at": object.get(c, "at", ""),
 	"pos": r.pos,
-	"reason": reason,
+	"reason": object.get(r, "reason", ""),
 	"floor": e[4].floor,
 	"yolo": e[4].yolo,
-	"message": message(e, c, origin),
+	"message": sprintf("[regate] %s %s '%s' %s '%s'%s%s", [
+		object.get({"": "the agent"}, agent, sprintf("agent '%s'", [agent])),
+		["may run", "needs approval to run", "is not permitted to run"][e[0]],
+		input.tool,
+		object.get({"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}, c.surface, "with"),
+		c.value,
+		object.get({"": ""}, origin, sprintf(" (%s)", [origin])),
+		r.tail,
+	]),
 } if {
 	c := input.checks[0 - e[1]]
 	r := e[3]
 	origin := object.get(c, "origin", "")
-	reason := object.get(r, "reason", "")
+	agent := object.get(input, "agent", "")
 }
-
-# The message the agent is shown (R15): the tool, the command or value, the
-# matched pattern as matched '<pattern>' (followed by ", approved for this
-# session" when a session approval decided), and a custom reason as
-# Reason: <reason>. The end is the rule's tail, rendered when the rule
-# was compiled; the origin is chosen by a lookup whose default is the
-# note, rather than by a rule of its own, which costs fewer evaluation
-# steps.
-message(e, c, origin) := sprintf("[regate] %s %s '%s' %s '%s'%s%s", [
-	subject,
-	["may run", "needs approval to run", "is not permitted to run"][e[0]],
-	input.tool,
-	object.get({"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}, c.surface, "with"),
-	c.value,
-	object.get({"": ""}, origin, sprintf(" (%s)", [origin])),
-	e[3].tail,
-])
-
-subject := sprintf("agent '%s'", [input.agent]) if {
-	input.agent != ""
-} else := "the agent"
 
 # strict is the policy's "strict" (docs/strict.md), as the generated
 # decision module states it.
