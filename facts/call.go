@@ -64,6 +64,8 @@ type Input struct {
 	Checks       []Check `json:"checks"`
 	// Floor is "ask" when a shell tool's decisionFloor applies.
 	Floor string `json:"floor,omitempty"`
+
+	indexed bool // Index has added the derived members
 }
 
 // Check is one value the call is gated on, on one surface: a path (surface
@@ -134,9 +136,38 @@ type Check struct {
 	AnyKeys []string `json:"any_keys,omitempty"`
 }
 
-// Build extracts the facts of one call. It never decides: every check it
-// returns goes to the Rego library.
+// Build extracts the facts of one call, indexed (Index). It never
+// decides: every check it returns goes to the Rego library.
 func Build(call Call, env Env) *Input {
+	in := Unindexed(call, env)
+	in.Index()
+	return in
+}
+
+// Index adds to every check the members that follow from its others alone
+// (Keys, AnyKeys, Plain): input features that let the decision look rules
+// up rather than scan them. A decision cache keyed on the rest need not
+// compute them for a call it has decided before. Index is idempotent.
+func (in *Input) Index() {
+	if in.indexed {
+		return
+	}
+	in.indexed = true
+	for i := range in.Checks {
+		c := &in.Checks[i]
+		c.Keys = keysOf(c)
+		c.AnyKeys = nil
+		if c.Bare {
+			c.AnyKeys = anyKeys(c.Keys)
+		}
+		c.Plain = len(c.Forms) == 1 && c.Error == "" && c.Malformed == "" && !c.Unparseable && !c.Bare &&
+			c.Strict == "" && c.Within == "" && c.Wrapper == ""
+	}
+}
+
+// Unindexed extracts the facts of one call without the members Index
+// derives.
+func Unindexed(call Call, env Env) *Input {
 	env.spent = &budget{}
 	in := env.build(call)
 	if n := len(in.Checks); n > MaxChecks {
@@ -150,15 +181,6 @@ func Build(call Call, env Env) *Input {
 			cmd, shell = strings.TrimSpace(cmd), true
 		}
 		in.Checks = []Check{overBudget(call.Tool, shell, cmd, n)}
-	}
-	for i := range in.Checks {
-		c := &in.Checks[i]
-		c.Keys = keysOf(c)
-		if c.Bare {
-			c.AnyKeys = anyKeys(c.Keys)
-		}
-		c.Plain = len(c.Forms) == 1 && c.Error == "" && c.Malformed == "" && !c.Unparseable && !c.Bare &&
-			c.Strict == "" && c.Within == "" && c.Wrapper == ""
 	}
 	return in
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -204,7 +205,8 @@ func cachedExtract(max, maxBytes int) func(string) (*bashfacts.Facts, error) {
 // The working directory is not in it and need not be: the document already
 // holds every path as the working directory made it (absolute and
 // relative forms), so two calls from different folders with the same
-// document are decided alike.
+// document are decided alike. The members facts' Index derives from the
+// others are left out (unindexed).
 func documentKey(in *facts.Input, stamp string) (string, error) {
 	b := keyBuffers.Get().(*bytes.Buffer)
 	defer keyBuffers.Put(b)
@@ -214,10 +216,26 @@ func documentKey(in *facts.Input, stamp string) (string, error) {
 	b.WriteString(stamp)
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(in); err != nil {
+	if err := enc.Encode(unindexed(in)); err != nil {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// unindexed is in without the members facts' Index derives from the others
+// (keys, any_keys, plain): they add nothing to a key, and a cached
+// decision need not compute them. in is left as it is.
+func unindexed(in *facts.Input) *facts.Input {
+	if !slices.ContainsFunc(in.Checks, func(c facts.Check) bool { return c.Keys != nil || c.AnyKeys != nil || c.Plain }) {
+		return in
+	}
+	cp := *in
+	cp.Checks = slices.Clone(in.Checks)
+	for i := range cp.Checks {
+		c := &cp.Checks[i]
+		c.Keys, c.AnyKeys, c.Plain = nil, nil, false
+	}
+	return &cp
 }
 
 // keyBuffers are documentKey's scratch buffers.

@@ -279,7 +279,7 @@ func (e *Engine) DecideIn(ctx context.Context, call facts.Call, sc Scope) (Decis
 	if err != nil {
 		return Decision{}, err
 	}
-	d, err := e.decideFacts(ctx, facts.Build(call, env), sess)
+	d, err := e.decideFacts(ctx, facts.Unindexed(call, env), sess)
 	if err == nil && e.log != nil {
 		if _, lerr := e.log.Log(call, d, e.hash); lerr != nil {
 			return d, fmt.Errorf("runtime: decision log: %w", lerr)
@@ -370,6 +370,7 @@ func (e *Engine) decideFacts(ctx context.Context, in *facts.Input, sess *Session
 			return Decision{}, err
 		}
 	}
+	in.Index()
 	obj, err := evalTerm(ctx, e.query, inputValue(in, approvals))
 	if err != nil {
 		return Decision{}, err
