@@ -76,19 +76,25 @@ func benchGuarded() []compiler.Guarded {
 
 // BenchmarkThreeUnitCall decides one bash call of three units (and the
 // spelling check strict mode adds), facts given, under the bench policy
-// and the bundled default policy: the call docs/performance.md times stock
-// OPA on with `opa bench`, on the bundle of the same policy and the
+// and the bundled default policy, without and with the self floor: the
+// call docs/performance.md times stock OPA on with `opa bench`, on the
+// bundle of the same policy (which carries the self floor) and the
 // document `regate facts` prints.
 func BenchmarkThreeUnitCall(b *testing.B) {
 	for _, p := range []struct {
-		name string
-		src  []byte
+		name    string
+		src     []byte
+		guarded []compiler.Guarded
 	}{
-		{"bench-33", []byte(workload.Policy(33))},
-		{"default", policies.Default()},
+		{"bench-33", []byte(workload.Policy(33)), nil},
+		{"default", policies.Default(), nil},
+		// As `regate bundle --home /home/u` compiles them: with the self
+		// floor over regate's and the hosts' places.
+		{"bench-33+self", []byte(workload.Policy(33)), benchGuarded()},
+		{"default+self", policies.Default(), benchGuarded()},
 	} {
 		b.Run(p.name, func(b *testing.B) {
-			e := uncachedEngine(b, p.src)
+			e := uncachedEngine(b, p.src, p.guarded...)
 			in := e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": "git status && rm -rf build && ls src"}})
 			ctx := context.Background()
 			b.ReportAllocs()

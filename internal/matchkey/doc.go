@@ -8,7 +8,8 @@
 // A key is a boundary of the value: "=" and the whole value; "<" and a
 // prefix that ends after a space (bash), a "/" (paths) or a ":" (mcp
 // targets); ">" and a suffix that starts at the last "/" of a path, after
-// it, or at a "." of its base name; "^" and its first character. Every value
+// it, or at a "." of its base name; "|" and an infix of a path, ".W." between
+// two dots or "/W/", a folder name; "^" and its first character. Every value
 // has the key "<" (the empty prefix), which the catch-all is filed under. A
 // pattern whose literal prefix reaches no boundary is filed under its first
 // character ("(*" is exactly the values with "^("; "npm*" waits under "^n"

@@ -77,20 +77,8 @@ func Keys(dst []string, c Class, v string) []string {
 				suffixes = append(suffixes, i)
 			}
 		}
-		for i := strings.IndexByte(v, '.'); i >= 0; {
-			n := strings.IndexAny(v[i+1:], "./")
-			if n < 0 {
-				break
-			}
-			if v[i+1+n] == '.' && n > 0 {
-				infixes = append(infixes, i)
-			}
-			if next := strings.IndexByte(v[i+1:], '.'); next >= 0 {
-				i += 1 + next
-			} else {
-				break
-			}
-		}
+		infixes = appendInfixes(infixes, v, '.')
+		infixes = appendInfixes(infixes, v, '/')
 	}
 	_, first := utf8.DecodeRuneInString(v) // the first character's width
 	size := 2 + 2*len(v) + 1 + first
@@ -145,10 +133,35 @@ func Keys(dst []string, c Class, v string) []string {
 	return dst
 }
 
-// infixLen is the length of the infix ".W." of path v that starts at the
-// dot at: W runs to the next dot, and has no "/".
+// appendInfixes appends where each infix sep W sep of path v starts: W
+// non-empty and free of "/": a segment between two dots with no "." in
+// it, or a folder name between two slashes.
+func appendInfixes(dst []int, v string, sep byte) []int {
+	stops := "./"
+	if sep == '/' {
+		stops = "/"
+	}
+	for i := strings.IndexByte(v, sep); i >= 0; {
+		n := strings.IndexAny(v[i+1:], stops)
+		if n < 0 {
+			break
+		}
+		if v[i+1+n] == sep && n > 0 {
+			dst = append(dst, i)
+		}
+		next := strings.IndexByte(v[i+1:], sep)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return dst
+}
+
+// infixLen is the length of the infix of path v that starts at the
+// separator at: W runs to the next separator of its kind.
 func infixLen(v string, at int) int {
-	return 1 + strings.IndexByte(v[at+1:], '.')
+	return 1 + strings.IndexByte(v[at+1:], v[at])
 }
 
 // AppendGroup appends the keys of every value of a spelling group, each
@@ -213,6 +226,12 @@ func Align(c Class, pattern, glob string) Entry {
 		if w, ok := infixOnly(pattern); ok {
 			return Entry{Key: "|." + w + "."}
 		}
+		if key, sure := folderInfix(pattern); key != "" {
+			if sure {
+				return Entry{Key: key}
+			}
+			return Entry{Key: key, Op: Glob, Arg: glob}
+		}
 	}
 	lit := pattern[:first]
 	prefixOnly := pattern[first] == '*' && first == len(pattern)-1
@@ -273,6 +292,21 @@ func infixOnly(pattern string) (string, bool) {
 		return "", false
 	}
 	return w, true
+}
+
+// folderInfix is the infix key "|/W/" of a path pattern "*/W/…": every
+// value it matches holds the folder name W between two slashes (W free of
+// "/" and wildcards). sure: the pattern is "*/W/*", exactly those values.
+func folderInfix(pattern string) (key string, sure bool) {
+	rest, ok := strings.CutPrefix(pattern, "*/")
+	if !ok {
+		return "", false
+	}
+	end := strings.IndexByte(rest, '/')
+	if end <= 0 || strings.ContainsAny(rest[:end], "*?") {
+		return "", false
+	}
+	return "|/" + rest[:end+1], rest[end+1:] == "*"
 }
 
 // alignPrefix is the longest boundary prefix of lit that every value

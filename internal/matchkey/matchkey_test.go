@@ -103,9 +103,13 @@ func TestLookupIsMatching(t *testing.T) {
 	for range 200000 {
 		c := classes[r.IntN(len(classes))]
 		p := collapse(random(r, 12, true))
-		if r.IntN(8) == 0 {
+		switch r.IntN(12) {
+		case 0:
 			// An infix pattern, "*.W.*", which paths file under "|.W.".
 			p = "*." + random(r, 4, false) + ".*"
+		case 1:
+			// A folder pattern, "*/W/…", which paths file under "|/W/".
+			p = collapse("*/" + random(r, 4, false) + "/" + random(r, 4, true))
 		}
 		// Half the values are made to match: the pattern with its
 		// wildcards filled in.
@@ -149,7 +153,7 @@ func TestKeys(t *testing.T) {
 	}{
 		{matchkey.Words, "git push --force origin main", []string{"=git push --force origin main", "<", "^g", "<git ", "<git push ", "<git push --force ", "<git push --force origin "}},
 		{matchkey.Words, "a b c d e f", []string{"=a b c d e f", "<", "^a", "<a ", "<a b ", "<a b c ", "<a b c d "}},
-		{matchkey.Path, "/home/u/.ssh/id_rsa.pub", []string{"=/home/u/.ssh/id_rsa.pub", "<", "^/", "</", "</home/", "</home/u/", "</home/u/.ssh/", ">/id_rsa.pub", ">id_rsa.pub", ">.pub"}},
+		{matchkey.Path, "/home/u/.ssh/id_rsa.pub", []string{"=/home/u/.ssh/id_rsa.pub", "<", "^/", "</", "</home/", "</home/u/", "</home/u/.ssh/", ">/id_rsa.pub", ">id_rsa.pub", ">.pub", "|/home/", "|/u/", "|/.ssh/"}},
 		{matchkey.Path, ".env", []string{"=.env", "<", "^.", ">.env"}},
 		{matchkey.Path, "a.x/.env.local.bak", []string{"=a.x/.env.local.bak", "<", "^a", "<a.x/", ">/.env.local.bak", ">.env.local.bak", ">.local.bak", ">.bak", "|.env.", "|.local."}},
 		{matchkey.Path, "src/", []string{"=src/", "<", "^s", "<src/", ">/"}},
@@ -161,7 +165,7 @@ func TestKeys(t *testing.T) {
 		}
 	}
 	if got := matchkey.AppendGroup(nil, matchkey.Path, []string{"a/b.go", "/r/a/b.go"}); !slices.Equal(got,
-		[]string{"=a/b.go", "<", "^a", "<a/", ">/b.go", ">b.go", ">.go", "=/r/a/b.go", "^/", "</", "</r/", "</r/a/"}) {
+		[]string{"=a/b.go", "<", "^a", "<a/", ">/b.go", ">b.go", ">.go", "=/r/a/b.go", "^/", "</", "</r/", "</r/a/", "|/r/", "|/a/"}) {
 		t.Errorf("group: %q", got)
 	}
 }
@@ -185,7 +189,10 @@ func TestAlign(t *testing.T) {
 		{matchkey.Path, "*.env.*", matchkey.Entry{Key: "|.env."}},
 		{matchkey.Path, "*.env.local.*", matchkey.Entry{Key: "<", Op: matchkey.Glob, Arg: "G"}},
 		{matchkey.Path, "*.e/v.*", matchkey.Entry{Key: "<", Op: matchkey.Glob, Arg: "G"}},
-		{matchkey.Path, "*/secrets/*.json", matchkey.Entry{Key: ">.json", Op: matchkey.Glob, Arg: "G"}},
+		{matchkey.Path, "*/secrets/*.json", matchkey.Entry{Key: "|/secrets/", Op: matchkey.Glob, Arg: "G"}},
+		{matchkey.Path, "*/.github/hooks/*", matchkey.Entry{Key: "|/.github/", Op: matchkey.Glob, Arg: "G"}},
+		{matchkey.Path, "*/node_modules/*", matchkey.Entry{Key: "|/node_modules/"}},
+		{matchkey.Path, "*/a*/x", matchkey.Entry{Key: ">/x", Op: matchkey.Glob, Arg: "G"}},
 		{matchkey.Target, "github:*", matchkey.Entry{Key: "<github:"}},
 		{matchkey.Name, "dangerous-*", matchkey.Entry{Key: "^d", Op: matchkey.Prefix, Arg: "dangerous-"}},
 		{matchkey.Words, "(*", matchkey.Entry{Key: "^("}},

@@ -243,7 +243,7 @@ keys(c, g) := c.keys[g] if {
 # the prefixes that end at a boundary of the surface's values and, for
 # paths, the suffixes that start at the last "/", after it, or at a "." of
 # the base name, and the infixes ".W." between two dots with no "/"
-# between them; and the first character.
+# between them and "/W/", each folder name; and the first character.
 value_keys(s, f) := array.concat(
 	array.concat(
 		array.concat([concat("", ["=", f]), "<"], [concat("", ["^", substring(f, 0, 1)]) | f != ""]),
@@ -271,13 +271,20 @@ suffix_keys(s, f) := array.concat(
 	),
 	array.concat(
 		[concat("", [">", substring(f, d, -1)]) | some d in dots; d >= b + 2],
-		[concat("", ["|", w]) |
-			some j, d in dots
-			p := dots[j - 1]
-			d > p + 1
-			w := substring(f, p, (d - p) + 1)
-			not contains(w, "/")
-		],
+		array.concat(
+			[concat("", ["|", w]) |
+				some j, d in dots
+				p := dots[j - 1]
+				d > p + 1
+				w := substring(f, p, (d - p) + 1)
+				not contains(w, "/")
+			],
+			[concat("", ["|", substring(f, p, (d - p) + 1)]) |
+				some j, d in slashes
+				p := slashes[j - 1]
+				d > p + 1
+			],
+		),
 	),
 ) if {
 	not s in {"bash", "mcp", "skill"}

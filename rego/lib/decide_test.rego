@@ -38,6 +38,7 @@ test_keys_of_a_path if {
 		"=/home/u/.ssh/id_rsa.pub", "<", "^/",
 		"</", "</home/", "</home/u/", "</home/u/.ssh/",
 		">/id_rsa.pub", ">id_rsa.pub", ">.pub",
+		"|/home/", "|/u/", "|/.ssh/",
 	]
 }
 
