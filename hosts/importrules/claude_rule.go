@@ -154,7 +154,8 @@ func splitClaudeRule(entry string) (tool, content string, hasContent bool, bad s
 
 // claudeBash translates the content of a Bash(…) rule. Claude Code reads
 // "prefix:*" as the prefix and any continuation after a space ("git
-// status:*": "git status", "git status -s"), "*" anywhere as any run of
+// status:*": "git status", "git status -s"; text after a ":*" matches no
+// command, and is reported rather than guessed), "*" anywhere as any run of
 // characters with a lone trailing " *" optional ("git *" matches "git"),
 // "\*" as a literal star, and anything else as the exact command. regate
 // matches each command of a line after quote removal, with "*" any run and
@@ -164,6 +165,12 @@ func claudeBash(content string, restrictive bool) (translation, string) {
 	var t translation
 	if strings.Contains(content, "&&") || strings.Contains(content, "||") || strings.ContainsAny(content, ";|") {
 		return t, "it holds a chain operator, and neither Claude Code nor regate matches one command against it"
+	}
+	if i := strings.Index(content, ":*"); i >= 0 && i+2 < len(content) {
+		// Claude Code reads ":*" as a prefix only at the end; with text
+		// after it the rule matches no command. Guessing what was meant
+		// could allow what the user never allowed.
+		return t, "text after \":*\" makes Claude Code's rule match no command (\":*\" is a prefix only at the end); not guessed"
 	}
 	pattern := content
 	if prefix, ok := strings.CutSuffix(content, ":*"); ok && prefix != "" {
