@@ -167,10 +167,11 @@ func claudeBash(content string, restrictive bool) (translation, string) {
 		return t, "it holds a chain operator, and neither Claude Code nor regate matches one command against it"
 	}
 	if i := strings.Index(content, ":*"); i >= 0 && i+2 < len(content) {
-		// Claude Code reads ":*" as a prefix only at the end; with text
-		// after it the rule matches no command. Guessing what was meant
-		// could allow what the user never allowed.
-		return t, "text after \":*\" makes Claude Code's rule match no command (\":*\" is a prefix only at the end); not guessed"
+		// Claude Code reads ":*" as a prefix only at the end (its rule
+		// parser: /^(.+):\*$/); with text after it the * is a wildcard
+		// after a literal ":", so the rule matches almost no command.
+		// Guessing what was meant could allow what the user never allowed.
+		return t, "text after \":*\": Claude Code reads the * as a wildcard after a literal \":\", so its rule matches almost no command (\":*\" is a prefix only at the end); not guessed"
 	}
 	pattern := content
 	if prefix, ok := strings.CutSuffix(content, ":*"); ok && prefix != "" {

@@ -23,10 +23,10 @@ var claudeCases = []struct {
 	{entry: "Bash()", action: Ask, want: `policy.jsonc bash "*": ask`},
 	{entry: "Bash(rm:*)", action: Allow, want: `policy.jsonc bash "rm *": allow`},
 	// ":*" is a prefix only at the end; Claude Code's rule with text after
-	// it matches nothing, so neither action is guessed.
-	{entry: "Bash(git push:* --force)", action: Deny, skip: "match no command"},
-	{entry: "Bash(git push:*--force)", action: Allow, skip: "match no command"},
-	{entry: "Bash(npm:*:*)", action: Ask, skip: "match no command"},
+	// it matches almost nothing, so neither action is guessed.
+	{entry: "Bash(git push:* --force)", action: Deny, skip: "matches almost no command"},
+	{entry: "Bash(git push:*--force)", action: Allow, skip: "matches almost no command"},
+	{entry: "Bash(npm:*:*)", action: Ask, skip: "matches almost no command"},
 	{entry: "Bash(curl:*)", action: Deny, want: `hard-guards.jsonc bash "curl *": deny`},
 	{entry: "Bash(git * main)", action: Allow, want: `policy.jsonc bash "git * main": allow`},
 	// Claude Code's trailing " *" is optional only when it is the one *.
