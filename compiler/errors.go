@@ -43,6 +43,7 @@ const (
 	CodeWidens           = "delegation_widens"
 	CodePatternTooLong   = "pattern_too_long"
 	CodeTooManyRules     = "too_many_rules"
+	CodeMCPServerForm    = "mcp_server_form"
 	// The precedence lint (lint.go, WithPrecedenceLint): warnings only.
 	CodeOutrankedDeny       = "outranked_deny"
 	CodeOrderDecides        = "order_decides"

@@ -25,6 +25,20 @@ var lintCases = []struct {
 		want:       []string{`1:57 outranked_deny allow "/home/me/proj/*" outranks the deny "*.env" at policy.jsonc:1:40 (more literal characters: 14 against 4; R1), so the path "/home/me/proj/.env" gets allow`},
 	},
 	{
+		name:       "an MCP server Pi sends otherwise",
+		permission: `{"mcp": {"dev-radius:*": "deny"}}`,
+		want:       []string{`1:25 mcp_server_form the MCP server "dev-radius" of "dev-radius:*"`, `Pi sends it as "dev_radius"`},
+	},
+	{
+		name:       "an MCP server Claude Code and Pi send otherwise",
+		permission: `{"mcp": {"my.srv": "allow"}}`,
+		want:       []string{`1:25 mcp_server_form the MCP server "my.srv"`, `Claude Code sends it as "my_srv", Pi sends it as "my_srv"`},
+	},
+	{
+		name:       "MCP servers every host sends as written",
+		permission: `{"mcp": {"github:*": "allow", "dev_radius:*": "deny", "dev-*": "ask"}}`,
+	},
+	{
 		name:       "an ask outranks a deny",
 		permission: `{"bash": {"git push *": "deny", "git * --dry-run": "ask"}}`,
 		want:       []string{`1:48 outranked_deny ask "git * --dry-run" outranks the deny "git push *" at policy.jsonc:1:26`, `the command "git push --dry-run" gets ask`},
@@ -110,7 +124,7 @@ func lint(t *testing.T, in compiler.Input, home string) []string {
 	var got []string
 	for _, d := range out.Diagnostics {
 		switch d.Code {
-		case compiler.CodeOutrankedDeny, compiler.CodeOrderDecides, compiler.CodePrecedenceUnchecked:
+		case compiler.CodeOutrankedDeny, compiler.CodeOrderDecides, compiler.CodePrecedenceUnchecked, compiler.CodeMCPServerForm:
 			if d.Severity != compiler.SeverityWarning {
 				t.Errorf("%s is %s, want a warning", d, d.Severity)
 			}
