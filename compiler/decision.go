@@ -48,16 +48,16 @@ type agentSpec struct {
 	floors []any
 }
 
-// emitDecision renders regate/gen/decision.rego: the rule lookups of every
-// layer, specialised to the policy's patterns, and the decision rule that
-// composes them with the static helpers of regate.lib.decide.
+// emitDecision renders regate/gen/decision.rego: the decision rule of this
+// policy, composed with the static helpers of regate.lib.decide, with only
+// the parts the policy uses (hard guards, agents, the self floor, the kinds
+// of entries to confirm, strict mode, yolo, the fallbacks as constants).
 //
-// A lookup is one function per layer whose definitions form one else
-// chain, ordered from the most specific rule to the least (R1): the first
-// definition whose body holds is the most specific rule that matches. Each
-// body states the rule's surface and its pattern as expressions OPA's rule
-// index understands (==, startswith, endswith), so a lookup evaluates the
-// few definitions the index admits, not the whole chain.
+// A rule is found by a lookup in the compiled indexes (matcher.go): one
+// graph.reachable from the value's candidate keys, whose greatest node is
+// the most specific rule (R1), and, only when a key files entries to
+// confirm, those entries confirmed against the spellings (lookup,
+// confirmed). docs/design.md describes the whole decision.
 func emitDecision(spec *decisionSpec) (Module, error) {
 	const path = "regate/gen/decision.rego"
 	var b bytes.Buffer
