@@ -3,6 +3,8 @@ package facts
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strings"
 )
 
 // Path-bearing arguments. A file tool's path is the value its rules are
@@ -140,7 +142,42 @@ func (e *Env) mcpPathChecks(args map[string]any, cwd string) []Check {
 		return nil
 	}
 	out := e.mcpFieldChecks(inner, "path", cwd)
+	if uri, ok := inner["uri"].(string); ok {
+		if p, ok := fileURIPath(uri); ok {
+			out = append(out, e.pathChecks(p, cwd)...)
+		}
+	}
 	return append(out, e.mcpFileChecks(args, inner, out, cwd)...)
+}
+
+// fileURIPath is the local path a file: URI names (a resource read's uri,
+// file:///home/u/.ssh/id_rsa): after file:// comes an empty host or
+// localhost, then the absolute path, percent-decoded (one that does not
+// decode is taken as written: the path rules then see it unchanged).
+func fileURIPath(uri string) (string, bool) {
+	rest, ok := cutPrefixFold(uri, "file://")
+	if !ok {
+		return "", false
+	}
+	if r, ok := cutPrefixFold(rest, "localhost"); ok {
+		rest = r
+	}
+	if !strings.HasPrefix(rest, "/") {
+		return "", false // another host's file: not on this machine
+	}
+	if p, err := url.PathUnescape(rest); err == nil {
+		rest = p
+	}
+	return rest, true
+}
+
+// cutPrefixFold is strings.CutPrefix, the prefix matched in any case (URI
+// schemes and host names are case-insensitive).
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
 }
 
 // mcpFieldChecks gates the paths of one field of an mcp call's arguments.

@@ -40,6 +40,11 @@ var decodeCases = []struct {
 	{"claude", `{"tool_name":"mcp__plugin_tools_gh__get_issue","tool_input":{}}`, []facts.Call{mcpOf("plugin_tools_gh", "get_issue", in{})}},
 	{"claude", `{"tool_name":"mcp__remote-devices__Claude_Browser__save","tool_input":{}}`, []facts.Call{mcpOf("remote-devices", "Claude_Browser__save", in{})}},
 	{"claude", `{"tool_name":"mcp__broken","tool_input":{}}`, []facts.Call{call("mcp__broken", in{})}},
+	// MCP resource tools are calls of their server.
+	{"claude", `{"tool_name":"ReadMcpResourceTool","tool_input":{"server":"fs","uri":"file:///etc/hosts"}}`, []facts.Call{mcpOf("fs", "resources/read", in{"uri": "file:///etc/hosts"})}},
+	{"claude", `{"tool_name":"ReadMcpResourceDirTool","tool_input":{"server":"fs","uri":"file:///etc"}}`, []facts.Call{mcpOf("fs", "resources/read", in{"uri": "file:///etc"})}},
+	{"claude", `{"tool_name":"ListMcpResourcesTool","tool_input":{"server":"fs"}}`, []facts.Call{mcpOf("fs", "resources/list", in{})}},
+	{"claude", `{"tool_name":"ListMcpResourcesTool","tool_input":{}}`, []facts.Call{call("ListMcpResourcesTool", in{})}},
 	// Codex 0.171.0: shell tools arrive as Bash with one string; apply_patch
 	// as the raw patch in "command".
 	{"codex", `{"tool_name":"Bash","tool_input":{"command":"bash -lc 'git status'"}}`, []facts.Call{call("bash", in{"command": "git status"})}},

@@ -1,0 +1,47 @@
+package runtime_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/hosts"
+)
+
+// TestMCPResourceReads: Claude Code's ReadMcpResourceTool is a call of its
+// MCP server (mcp "fs:resources/read"), and a file: uri meets the path
+// rules as the path it names, in every spelling a URI has (localhost,
+// percent escapes, an upper-case scheme): a policy that allows the server
+// still cannot read ~/.ssh through it. A uri of another host or scheme
+// names no local file.
+func TestMCPResourceReads(t *testing.T) {
+	e := newEngine(t, `{"permission": {"*": "ask", "mcp": {"fs:*": "allow"},
+		"path": {"*": "allow", "~/.ssh/*": "deny"}}}`)
+	claude, err := hosts.Lookup("claude", hosts.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for uri, want := range map[string]string{
+		"file:///home/u/.ssh/id_rsa":           "deny",
+		"file://localhost/home/u/.ssh/id_rsa":  "deny",
+		"FILE:///home/u/%2Essh/id_rsa":         "deny",
+		"file:///home/u/.ssh/../.ssh/id_rsa":   "deny",
+		"file:///home/u/repo/README.md":        "allow",
+		"file://fileserver/home/u/.ssh/id_rsa": "allow", // not this machine's file
+		"repo://github/home/u/.ssh/id_rsa":     "allow",
+	} {
+		req, err := claude.Decode([]byte(`{"hook_event_name":"PreToolUse","tool_name":"ReadMcpResourceTool","tool_input":{"server":"fs","uri":"` + uri + `"}}`))
+		if err != nil || len(req.Calls) != 1 || req.Calls[0].Tool != "mcp" {
+			t.Fatalf("%s: %+v, %v", uri, req.Calls, err)
+		}
+		d, err := e.Decide(context.Background(), req.Calls[0])
+		if err != nil || string(d.Action) != want {
+			t.Errorf("ReadMcpResourceTool %s: %s (%s), %v; want %s", uri, d.Action, d.Matched, err, want)
+		}
+	}
+	// Without a server, the listing keeps its own name: the fallback asks.
+	d, err := e.Decide(context.Background(), facts.Call{Tool: "ListMcpResourcesTool", Input: map[string]any{}})
+	if err != nil || d.Action != "ask" {
+		t.Errorf("ListMcpResourcesTool: %s, %v; want ask", d.Action, err)
+	}
+}
