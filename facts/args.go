@@ -151,16 +151,20 @@ func (e *Env) mcpPathChecks(args map[string]any, cwd string) []Check {
 }
 
 // fileURIPath is the local path a file: URI names (a resource read's uri,
-// file:///home/u/.ssh/id_rsa): after file:// comes an empty host or
-// localhost, then the absolute path, percent-decoded (one that does not
-// decode is taken as written: the path rules then see it unchanged).
+// file:///home/u/.ssh/id_rsa, or file:/home/u/… without the authority,
+// RFC 8089): after file:// comes an empty host or localhost, then the
+// absolute path, percent-decoded (one that does not decode is taken as
+// written: the path rules then see it unchanged).
 func fileURIPath(uri string) (string, bool) {
-	rest, ok := cutPrefixFold(uri, "file://")
+	rest, ok := cutPrefixFold(uri, "file:")
 	if !ok {
 		return "", false
 	}
-	if r, ok := cutPrefixFold(rest, "localhost"); ok {
+	if r, ok := strings.CutPrefix(rest, "//"); ok {
 		rest = r
+		if r, ok := cutPrefixFold(rest, "localhost"); ok {
+			rest = r
+		}
 	}
 	if !strings.HasPrefix(rest, "/") {
 		return "", false // another host's file: not on this machine

@@ -26,6 +26,7 @@ func TestMCPResourceReads(t *testing.T) {
 		"file://localhost/home/u/.ssh/id_rsa":  "deny",
 		"FILE:///home/u/%2Essh/id_rsa":         "deny",
 		"file:///home/u/.ssh/../.ssh/id_rsa":   "deny",
+		"file:/home/u/.ssh/id_rsa":             "deny", // no authority (RFC 8089)
 		"file:///home/u/repo/README.md":        "allow",
 		"file://fileserver/home/u/.ssh/id_rsa": "allow", // not this machine's file
 		"repo://github/home/u/.ssh/id_rsa":     "allow",
