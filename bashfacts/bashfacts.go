@@ -152,6 +152,11 @@ type Token struct {
 	// characters escaped with a backslash, unquoted escapes kept, extglob
 	// groups as written ('*'.en? is \*.en?). Empty when Value is the pattern.
 	Glob string `json:"glob,omitempty"`
+	// Split is set for a pattern that stands for the paths a loop's glob
+	// matched, expanded unquoted ($f of for f in *.go): the shell splits
+	// each path into fields and globs them again, so a path with a blank
+	// or a glob character is not the word it becomes.
+	Split bool `json:"split,omitempty"`
 	// StrictOnly marks a token only strict mode gates: one of a command a
 	// strict wrapper runs, or the path of git show REV:path.
 	StrictOnly bool `json:"strict_only,omitempty"`

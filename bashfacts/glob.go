@@ -174,3 +174,19 @@ func (w *walker) globbedOperand(word *syntax.Word, sc scope) {
 		w.out.Tokens[len(w.out.Tokens)-1].Bare = !pathShaped(t)
 	}
 }
+
+// unescapeGlob is a pattern's text with its escapes removed: the word
+// after quote removal ('*'.en? for \*.en?).
+func unescapeGlob(p string) string {
+	if !strings.Contains(p, `\`) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}

@@ -19,11 +19,15 @@ import (
 
 // modelRead is one unit's arguments as its program's model reads them.
 type modelRead struct {
-	w     *walker
-	prog  string
-	res   argmodel.Result
-	args  []argmodel.Arg
-	src   []int // the argument word of each model argument; nil when one each
+	w    *walker
+	prog string
+	res  argmodel.Result
+	args []argmodel.Arg
+	src  []int // the argument word of each model argument; nil when one each
+	// alts are the model arguments that stand for a word with several
+	// known values (a variable assigned twice, a loop's): the model reads
+	// the word as written, and every value's token takes its role.
+	alts  []int
 	words []*syntax.Word
 	sc    scope
 }
@@ -42,6 +46,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 	}
 	args := w.argBuf[:0]
 	var src []int
+	var alts []int
 	for i, word := range argWords {
 		t := texts[i]
 		if strings.HasPrefix(t, "~+") || strings.HasPrefix(t, "~-") {
@@ -59,11 +64,20 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				args = append(args, argmodel.Arg{Text: v})
 			} else if v, ok := w.knownPlace(word); ok {
 				args = append(args, argmodel.Arg{Text: v})
-			} else if values, st := w.substitute(word); st == substKnown && len(values) == 1 {
+			} else if sp, st := w.substitute(word); st == substKnown && len(sp.values) == 1 && !sp.pattern {
 				// A variable the command sets to one literal value
 				// (p=-r; grep $p X .): the program reads that value.
-				args = append(args, argmodel.Arg{Text: values[0], Glob: w.globWord(values[0], word)})
+				args = append(args, argmodel.Arg{Text: sp.values[0], Glob: w.globWord(sp.values[0], word)})
+			} else if st == substKnown && len(sp.values) == 1 && (sp.dir == nil || sameDir(*sp.dir, sc.dir)) {
+				// $f of for f in *.go: the paths the glob matches, as the
+				// glob written in its place would be.
+				args = append(args, argmodel.Arg{Text: unescapeGlob(sp.values[0]), Glob: hasGlobMeta(sp.values[0])})
 			} else {
+				if st == substKnown {
+					// One of several values: the model reads the word's
+					// place, and each value's token takes its role.
+					alts = append(alts, len(args))
+				}
 				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word) && !w.fromEnvironment(word)})
 			}
 			if src != nil {
@@ -92,7 +106,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 		}
 	}
 	w.argBuf = args
-	return modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, words: argWords, sc: sc}
+	return modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, alts: alts, words: argWords, sc: sc}
 }
 
 // fromEnvironment reports a word that begins with a variable the command
@@ -223,14 +237,24 @@ func (m *modelRead) strictReason(reason string) string {
 // word a token took is cleared, so that addMissing adds only the paths
 // the spec's rules missed.
 func (m *modelRead) roles(toks []Token, i int) {
+	alt, altRole := m.alt(i), ""
+	if alt >= 0 {
+		altRole = m.res.Words[alt].Role
+		m.res.Words[alt].Role = ""
+	}
 	for j := range toks {
 		t := &toks[j]
+		var role string
 		k := m.find(i, t.Value)
-		if k < 0 {
+		switch {
+		case k >= 0:
+			role = m.res.Words[k].Role
+			m.res.Words[k].Role = ""
+		case altRole != "":
+			k, role = alt, altRole
+		default:
 			continue
 		}
-		role := m.res.Words[k].Role
-		m.res.Words[k].Role = ""
 		switch {
 		case argmodel.PathRole(role):
 			t.Role = role
@@ -251,6 +275,17 @@ func (m *modelRead) roles(toks []Token, i int) {
 			}
 		}
 	}
+}
+
+// alt returns the model argument that stands for word i when the word
+// has several known values, or -1.
+func (m *modelRead) alt(i int) int {
+	for _, k := range m.alts {
+		if m.src == nil && k == i || m.src != nil && m.src[k] == i {
+			return k
+		}
+	}
+	return -1
 }
 
 // find returns the model argument of word i whose value is v, or -1.

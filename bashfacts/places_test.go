@@ -43,7 +43,16 @@ func TestPlaces(t *testing.T) {
 		{"X=$(ls); cat $X", []string{"argument $X su"}},
 		{"X='a b'; cat $X \"$X\"", []string{"argument $X su", "argument a b s bare"}},
 		{"X=.e*; cat $X", []string{"argument $X su"}},
-		{"for f in a b; do cat $f; done", []string{"argument $f su"}},
+		{"for f in a b; do cat $f; done", []string{"argument a s bare", "argument b s bare"}},
+		{`for f in *.go .env; do cat "$f"; done`, []string{"argument *.go s glob", "argument .env s"}},
+		{`for f in '*'.g?; do cat "$f"; done`, []string{`argument *.g? s glob=\*.g?`}},
+		{"for f in src/*.go; do cat $f; done", []string{"argument src/*.go s glob split"}},
+		{`cd a && for f in *.go; do cat "$f"; done`, []string{"argument a bare", "argument *.go s glob dir=a"}},
+		{`for f in *.go; do cd a; cat "$f"; done`, []string{"argument a bare", "argument $f su dir=a"}},
+		{`for f in {a,b}.go; do cat "$f"; done`, []string{"argument a.go s bare", "argument b.go s bare"}},
+		{`for f in {a,b}*.go; do cat "$f"; done`, []string{"argument $f su"}},
+		{`for f; do cat "$f"; done`, []string{"argument $f su"}},
+		{`for f in $(ls); do cat "$f"; done`, []string{"argument $f su"}},
 		{"read -r X; cat $X", []string{"argument X bare", "argument $X su"}},
 		{"declare -l X=.ENV; cat $X", []string{"argument $X su"}},
 		{"export X=.env; cat $X", []string{"argument .env s"}},
@@ -85,6 +94,15 @@ func describe(t bashfacts.Token) string {
 	}
 	if t.Bare {
 		s += " bare"
+	}
+	if t.Pattern {
+		s += " glob"
+		if t.Glob != "" && t.Glob != t.Value {
+			s += "=" + t.Glob
+		}
+	}
+	if t.Split {
+		s += " split"
 	}
 	switch {
 	case t.Dir.Unknown:

@@ -19,10 +19,16 @@ import (
 // variable the command never assigns comes from the environment and is
 // read as before: a path only when the word is shaped like one.
 
-// varValue is what the command assigns to one variable.
+// varValue is what the command assigns to one variable. A loop over
+// words with globs (for f in src/*.go) gives the variable the paths the
+// globs match: glob is then set, every value is in bash's pattern
+// notation, and loopDir is the directory the loop expands them in (they
+// are relative to it).
 type varValue struct {
-	values []string
-	known  bool
+	values  []string
+	known   bool
+	glob    bool
+	loopDir *Dir
 }
 
 // maxSpellings bounds how many spellings a word gets from the values of
@@ -46,15 +52,87 @@ func (w *walker) variable(name string) (varValue, bool) {
 // setVar records an assignment: the variable holds one of the literal
 // values it is given, or is unknown once any value is not literal.
 func (w *walker) setVar(name, value string, known bool) {
+	w.setValue(name, value, known, false)
+}
+
+// setValue records an assignment of value, a bash pattern when glob is
+// set. A variable given both patterns and literals holds them all as
+// patterns, the literals quoted.
+func (w *walker) setValue(name, value string, known, glob bool) {
 	old, ok := w.assigned[name]
 	switch {
 	case !ok:
-		w.assigned[name] = varValue{values: []string{value}, known: known}
+		w.assigned[name] = varValue{values: []string{value}, known: known, glob: glob}
+		return
 	case !old.known || !known || len(old.values) == maxSpellings:
 		w.assigned[name] = varValue{}
-	case !contains(old.values, value):
-		w.assigned[name] = varValue{values: append(old.values, value), known: true}
+		return
 	}
+	switch {
+	case glob && !old.glob:
+		quoted := make([]string, len(old.values))
+		for i, v := range old.values {
+			quoted[i] = globQuote(v)
+		}
+		old.values, old.glob = quoted, true
+	case !glob && old.glob:
+		value = globQuote(value)
+	}
+	if !contains(old.values, value) {
+		old.values = append(old.values, value)
+	}
+	w.assigned[name] = old
+}
+
+// loopVar records what a for loop gives its variable: the words after
+// `in`, each brace-expanded, a word with a glob as its pattern. A loop
+// without `in` (the positional parameters) or over a word with any other
+// expansion leaves the variable unknown.
+func (w *walker) loopVar(it *syntax.WordIter) {
+	name := it.Name.Value
+	if !it.InPos.IsValid() {
+		w.setVar(name, "", false)
+		return
+	}
+	for _, item := range it.Items {
+		text, lit := w.literal(item)
+		g, _ := w.globText(item)
+		switch {
+		case !lit:
+			w.setVar(name, "", false)
+		case hasGlobMeta(g) && strings.Contains(text, "{"):
+			w.setVar(name, "", false) // a brace around a glob: not expanded here
+		case hasGlobMeta(g):
+			w.setValue(name, g, true, true)
+		default:
+			for _, v := range w.braceExpand(item, text) {
+				w.setVar(name, v, true)
+			}
+		}
+	}
+}
+
+// enterLoop notes the directory a loop over globs expands them in: its
+// variable's values are paths relative to it, and a use of them under
+// another directory (the body cds) is not known. A variable two loops
+// expand in different directories has no one directory.
+func (w *walker) enterLoop(loop syntax.Loop, dir Dir) {
+	it, ok := loop.(*syntax.WordIter)
+	if !ok {
+		return
+	}
+	v, ok := w.variable(it.Name.Value)
+	if !ok || !v.glob {
+		return
+	}
+	switch {
+	case v.loopDir == nil:
+		d := dir
+		v.loopDir = &d
+	case !sameDir(*v.loopDir, dir):
+		v.loopDir = &unknownDir
+	}
+	w.assigned[it.Name.Value] = v
 }
 
 func contains(xs []string, x string) bool {
@@ -99,7 +177,7 @@ func (w *walker) collectVars(n syntax.Node) {
 				}
 			}
 		case *syntax.WordIter:
-			w.setVar(n.Name.Value, "", false)
+			w.loopVar(n)
 		case *syntax.BinaryArithm:
 			switch n.Op {
 			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
@@ -189,27 +267,47 @@ const (
 	substUnknown                     // a variable the command assigns an unknown value
 )
 
+// spelt is what substitute makes of a word: its spellings, in bash's
+// pattern notation when pattern is set (a loop variable over globs, or an
+// unquoted glob beside a known variable), to be expanded in dir.
+type spelt struct {
+	values  []string
+	pattern bool
+	// split is set when a glob variable is expanded unquoted: the shell
+	// splits each path it stands for into fields and globs them again.
+	split bool
+	dir   *Dir
+}
+
 // substitute spells a word with the values of the variables the command
 // assigns: every spelling their values make. An unquoted value that word
 // splitting or globbing would change is not known.
-func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
-	out := []string{""}
+func (w *walker) substitute(word *syntax.Word) (spelt, substitution) {
+	var sp spelt
+	out, pat := []string{""}, []string{""}
 	unknown, other := false, false
-	add := func(values ...string) {
+	add := func(values, patterns []string) {
 		next := make([]string, 0, len(out)*len(values))
-		for _, o := range out {
-			for _, v := range values {
+		nextPat := make([]string, 0, len(out)*len(values))
+		for i, o := range out {
+			for j, v := range values {
 				next = append(next, o+v)
+				nextPat = append(nextPat, pat[i]+patterns[j])
 			}
 		}
-		out = next
+		out, pat = next, nextPat
 	}
 	for _, p := range flattenQuotes(word.Parts) {
 		switch part := p.part.(type) {
 		case *syntax.Lit, *syntax.SglQuoted:
 			var b strings.Builder
 			w.partText(&b, part, p.quoted)
-			add(b.String())
+			g := globQuote(b.String())
+			if lit, ok := part.(*syntax.Lit); ok && !p.quoted {
+				g = strings.ReplaceAll(lit.Value, "\\\n", "")
+				sp.pattern = sp.pattern || hasGlobMeta(g)
+			}
+			add([]string{b.String()}, []string{g})
 		case *syntax.ParamExp:
 			if part.Param == nil {
 				other = true
@@ -228,7 +326,7 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 					// set: the environment's value, which the agent does
 					// not choose, or else the word the command spells.
 					if v, lit := w.literal(defaultWord(part)); lit {
-						add(v)
+						add([]string{v}, []string{globQuote(v)})
 					} else {
 						unknown = true
 					}
@@ -243,13 +341,25 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 				other = true
 			case !v.known || len(out)*len(v.values) > maxSpellings:
 				unknown = true
+			case v.glob:
+				// The paths a loop's globs match, relative to the loop's
+				// directory; unquoted, each is split and globbed again.
+				if v.loopDir == nil || v.loopDir.Unknown || sp.dir != nil && !sameDir(*sp.dir, *v.loopDir) {
+					unknown = true
+					continue
+				}
+				sp.pattern, sp.dir = true, v.loopDir
+				sp.split = sp.split || !p.quoted
+				add(v.values, v.values)
 			default:
-				for _, x := range v.values {
+				quoted := make([]string, len(v.values))
+				for i, x := range v.values {
 					if !p.quoted && (x == "" || strings.ContainsAny(x, " \t\n*?[")) {
 						unknown = true
 					}
+					quoted[i] = globQuote(x)
 				}
-				add(v.values...)
+				add(v.values, quoted)
 			}
 		default:
 			other = true
@@ -257,11 +367,15 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 	}
 	switch {
 	case unknown:
-		return nil, substUnknown
+		return sp, substUnknown
 	case other:
-		return nil, substNone
+		return sp, substNone
 	}
-	return out, substKnown
+	sp.values = out
+	if sp.pattern {
+		sp.values = pat
+	}
+	return sp, substKnown
 }
 
 // substitutedToken adds the strict token of a word that expands variables
@@ -269,14 +383,22 @@ func (w *walker) substitute(word *syntax.Word) ([]string, substitution) {
 // unknown path when one value is not known. It reports whether the word
 // expands such a variable.
 func (w *walker) substitutedToken(word *syntax.Word, kind string, sc scope) bool {
-	values, st := w.substitute(word)
+	sp, st := w.substitute(word)
+	if st == substKnown && sp.dir != nil && !sameDir(*sp.dir, sc.dir) {
+		st = substUnknown // the loop's paths, used after a cd
+	}
 	switch st {
 	case substKnown:
-		for _, v := range values {
+		for _, v := range sp.values {
 			if v != "" && v != "-" {
 				w.token(v, word, kind, kind == TokenArgument && !pathShaped(v), sc)
 				t := &w.out.Tokens[len(w.out.Tokens)-1]
-				t.StrictOnly, t.Pattern = true, false
+				t.StrictOnly, t.Pattern, t.Glob, t.Split = true, false, "", false
+				if sp.pattern && hasGlobMeta(v) {
+					t.Value, t.Pattern, t.Glob, t.Split, t.Bare = unescapeGlob(v), true, v, sp.split, false
+				} else if sp.pattern {
+					t.Value = unescapeGlob(v)
+				}
 			}
 		}
 		return true
@@ -287,6 +409,10 @@ func (w *walker) substitutedToken(word *syntax.Word, kind string, sc scope) bool
 	}
 	return false
 }
+
+// sameDir reports whether two known directories are the same place as
+// the walk spells it.
+func sameDir(a, b Dir) bool { return !a.Unknown && !b.Unknown && a.Path == b.Path }
 
 // placeVars are the variables places.go reads as known places: their
 // defaults never apply.

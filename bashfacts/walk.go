@@ -186,6 +186,7 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 		if in, ok := w.enter(sc, "inside "+kw+" loop"); ok {
 			mark := w.markLoop()
 			w.substs(c.Loop, in)
+			w.enterLoop(c.Loop, in.dir)
 			w.stmts(c.Do, in)
 			w.endLoop(mark)
 		}

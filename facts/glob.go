@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 
 	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/bashfacts/argmodel"
 	"github.com/regate/regate/internal/homedir"
 )
 
@@ -59,6 +60,21 @@ func (e *Env) appendGlobChecks(out []Check, first int, t bashfacts.Token, base, 
 	if len(matches) == 0 {
 		return out
 	}
+	if name, ok := dashMatch(pat, dir, matches); ok {
+		// rm * in a folder holding a file named -rf: the word bash makes
+		// is an option to the program, not a path.
+		return append(out, globFloor(t, "it matches "+name+", which the program reads as an option"))
+	}
+	if t.Split {
+		// $f of a loop over globs, unquoted: the shell splits each path
+		// at blanks and globs the pieces, which are not the paths matched.
+		n := len(splitPath(pat))
+		for _, m := range matches {
+			if comps := splitPath(m); strings.ContainsAny(strings.Join(comps[max(0, len(comps)-n):], "/"), " \t\n*?[") {
+				return append(out, globFloor(t, "the path "+m+" it matches holds a blank or a glob character, which the shell splits or expands again"))
+			}
+		}
+	}
 	kept := out[:first]
 	for _, c := range out[first:] {
 		if !c.StrictOnly {
@@ -69,7 +85,8 @@ func (e *Env) appendGlobChecks(out []Check, first int, t bashfacts.Token, base, 
 	out = kept
 	for _, m := range matches {
 		mt := t
-		mt.Value, mt.Pattern, mt.Glob, mt.Bare, mt.SpecOnly = m, false, "", false, false
+		mt.Value, mt.Pattern, mt.Glob, mt.Bare = m, false, "", false
+		mt.SpecOnly = t.SpecOnly && t.Role == argmodel.Stat // examined, unless a folder (appendTokenChecks)
 		from := len(out)
 		out = e.appendTokenChecks(out, mt, base)
 		for i := range out[from:] {
@@ -77,6 +94,24 @@ func (e *Env) appendGlobChecks(out []Check, first int, t bashfacts.Token, base, 
 		}
 	}
 	return out
+}
+
+// dashMatch returns a match of the relative pattern pat, expanded in dir,
+// whose word begins with "-": a pattern whose first component is a glob
+// spells its matches from their names.
+func dashMatch(pat, dir string, matches []string) (string, bool) {
+	comps := splitPath(pat)
+	if path.IsAbs(pat) || strings.HasPrefix(pat, "~") || strings.HasPrefix(pat, "$HOME") || strings.HasPrefix(pat, "${HOME}") ||
+		len(comps) == 0 || !isGlob(comps[0]) {
+		return "", false
+	}
+	depth := len(splitPath(dir))
+	for _, m := range matches {
+		if mc := splitPath(m); len(mc) > depth && strings.HasPrefix(mc[depth], "-") {
+			return mc[depth], true
+		}
+	}
+	return "", false
 }
 
 // globFloor is the strict-only check of a glob strict mode cannot expand:

@@ -172,6 +172,18 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 			t.SpecOnly = false
 		}
 	}
+	if t.SpecOnly && t.Pattern && t.Role == argmodel.Stat {
+		// ls *, stat .e*: each match is examined as the word it becomes,
+		// and a folder among them listed.
+		if ok {
+			c.SpecOnly = true
+			out = append(out, c)
+		}
+		if dir, known := e.effectiveDir(t.Dir, base); known {
+			return e.appendGlobChecks(out, first, t, base, dir)
+		}
+		return append(out, globFloor(t, "a cd to an unknown place came before it"))
+	}
 	if t.SpecOnly {
 		// The program's model reads the word as a pattern or a string:
 		// the spec's path check alone, for a policy without strict mode.

@@ -49,6 +49,12 @@ func TestExaminedNotRead(t *testing.T) {
 		{"ls keys", false, "deny", "allow"},
 		{"find keys", false, "deny", "allow"},
 		{"ls -la keys/id", false, "allow", "deny"},
+		// A glob ls or stat names: each match examined, a folder listed.
+		{"ls -la .e*", false, "allow", "allow"},
+		{"stat -c %s .e*", false, "allow", "allow"},
+		{"ls -la *", false, "deny", "allow"}, // keys/ is listed
+		{"ls -d k*", false, "deny", "allow"}, // -d names the folder; regate does not read -d
+		{"ls src/*.go", false, "allow", "allow"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			if dir != "" {

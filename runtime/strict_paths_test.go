@@ -25,6 +25,7 @@ var pathsFixture = map[string]string{
 	"/home/u/repo/key.pem":     "file",
 	"/home/u/repo/sub/main.go": "file",
 	"/home/u/repo/link":        "link:/home/u/.ssh/keys",
+	"/home/u/repo/x .env y":    "file",
 }
 
 // TestStrictKernelPaths: under the bundled default policy a path is
@@ -93,6 +94,26 @@ func TestStrictKernelPaths(t *testing.T) {
 		{cmd: "X=.env; cat $X", proof: secret, want: "deny", plain: "allow"},
 		{cmd: "X=.env && cat \"$X\"", proof: secret, want: "deny", plain: "allow"},
 		{cmd: "X=.env; cat < $X", proof: secret, want: "deny", plain: "allow"},
+		// A glob beside a variable: the word is a pattern.
+		{cmd: "X=.en; cat $X*", proof: secret, want: "deny", plain: "allow"},
+		{cmd: `X=.en; cat "$X"?`, proof: secret, want: "deny", plain: "allow"},
+		{cmd: `X=.e; cat "$X*"`, want: "allow", plain: "allow"}, // a quoted star is a star
+		// A loop variable is one of the loop's words: a literal as it is,
+		// a glob as the paths it matches in the loop's directory.
+		{cmd: `for f in *.md; do cat "$f"; done`, proof: readme, want: "allow", plain: "allow"},
+		{cmd: `for f in README.md .env; do cat "$f"; done`, proof: secret, want: "deny", plain: "allow"},
+		{cmd: `for f in .e*; do cat "$f"; done`, proof: secret, want: "deny", plain: "allow"},
+		{cmd: `for f in *; do cat "$f" 2>/dev/null; done`, proof: key, want: "deny", plain: "allow"}, // key.pem
+		{cmd: `for d in ../.ss?; do cat "$d/id_rsa"; done`, proof: key, want: "deny", plain: "allow"},
+		{cmd: `for f in {README,.env}; do cat $f; done`, proof: secret, want: "deny", plain: "allow"},
+		{cmd: `for f in *.md; do cd sub; cat "../$f"; done`, proof: readme, want: "ask", plain: "allow"}, // a cd in the body (and cd asks)
+		{cmd: `for f; do cat "$f"; done`, want: "ask", plain: "allow"},
+		{cmd: `for f in $(cat list.txt); do cat "$f"; done`, proof: key, want: "ask", plain: "allow"},
+		// Unquoted, each path is split at blanks and globbed again:
+		// "x .env y" is x, .env and y.
+		{cmd: `for f in x*; do cat $f 2>/dev/null; done`, proof: secret, want: "ask", plain: "allow"},
+		{cmd: `for f in x*; do cat "$f"; done`, want: "allow", plain: "allow"},
+		{cmd: `for f in *.md; do wc -l $f; done`, want: "allow", plain: "allow"},
 		{cmd: "X=.e*; cat $X", proof: secret, want: "ask", plain: "allow"},
 		{cmd: "X=$(cat list.txt); cat $X", proof: key, want: "ask", plain: "allow"},
 		{cmd: "X=README.md; X=../.ssh/id_rsa; cat $X", proof: key, want: "deny", plain: "allow"},

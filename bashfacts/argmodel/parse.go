@@ -273,7 +273,7 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 		}
 		return
 	}
-	if a.Glob && !PathRole(s.Role) && s.Role != String {
+	if a.Glob && !PathRole(s.Role) && s.Role != String && s.Role != Stat {
 		ps.fail("%s: bash expands the glob %s before %s reads it as a %s", p.name, a.Text, p.name, s.Role)
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
