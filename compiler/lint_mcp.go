@@ -8,14 +8,28 @@ import (
 // Code names a server's tools mcp__SERVER__TOOL with every character of
 // the server outside [A-Za-z0-9_-] replaced by "_" (its tool-name
 // normaliser, read in 2.1.332's binary), and Pi 1.6 every character outside
-// [A-Za-z0-9_]. A rule written with the configured name ("dev-radius:*")
-// then never meets that host's calls ("dev_radius"), whatever it says.
-var mcpHostForms = []struct {
+// [A-Za-z0-9_], while Pi's resource tools name the server as configured. A
+// "SERVER:TOOL" rule therefore also matches the forms the hosts send
+// (matchForms), and the lint says so: a server configured under that form
+// is matched as well.
+type mcpHostForm struct {
 	host string
 	keep func(r rune) bool
-}{
+}
+
+var mcpHostForms = []mcpHostForm{
 	{"Claude Code", func(r rune) bool { return isWordRune(r) || r == '-' }},
 	{"Pi", isWordRune},
+}
+
+// send is the server name as the host sends it.
+func (h mcpHostForm) send(server string) string {
+	return strings.Map(func(c rune) rune {
+		if h.keep(c) {
+			return c
+		}
+		return '_'
+	}, server)
 }
 
 func isWordRune(r rune) bool {
@@ -23,7 +37,8 @@ func isWordRune(r rune) bool {
 }
 
 // lintMCPServers warns about an mcp rule that names a server in a form a
-// host cannot send, with the form that host sends.
+// host cannot send: the rule matches the form the host sends too, which
+// another server may be configured under.
 func lintMCPServers(p *Permission, d *diags) {
 	for _, s := range p.Surfaces {
 		if s.Name != "mcp" {
@@ -36,19 +51,13 @@ func lintMCPServers(p *Permission, d *diags) {
 			}
 			var notes []string
 			for _, h := range mcpHostForms {
-				sent := strings.Map(func(c rune) rune {
-					if h.keep(c) {
-						return c
-					}
-					return '_'
-				}, server)
-				if sent != server {
+				if sent := h.send(server); sent != server {
 					notes = append(notes, h.host+" sends it as \""+sent+"\"")
 				}
 			}
 			if notes != nil {
 				d.Warnf(r.Pos, CodeMCPServerForm,
-					"the MCP server %q of %q is not sent by every host as written: %s; write a rule for that form as well, or the host's calls miss this one",
+					"the MCP server %q of %q is not sent by every host as written: %s; the rule matches that form as well (and so a server configured under it)",
 					server, r.Pattern, strings.Join(notes, ", "))
 			}
 		}

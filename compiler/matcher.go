@@ -189,12 +189,28 @@ func rankRules(surface string, rules []Rule, home string, baseline bool) []ranke
 }
 
 // matchForms are the patterns a rule matches a value with, collapsed: the
-// pattern, and for bash "X *" also the bare "X" (the bash section).
+// pattern, and for bash "X *" also the bare "X" (the bash section); for an
+// mcp "SERVER:TOOL" also the server as each host sends it (lint_mcp.go), so
+// that a rule written with the configured name meets Pi's mcp__dev_radius__
+// calls as it meets its resource reads of dev-radius.
 func matchForms(surface, collapsed string) []string {
-	if surface == "bash" {
+	switch surface {
+	case "bash":
 		if bare, ok := strings.CutSuffix(collapsed, " *"); ok {
 			return []string{collapsed, bare}
 		}
+	case "mcp":
+		server, tool, ok := strings.Cut(collapsed, ":")
+		if !ok || server == "" || strings.ContainsAny(server, "*?") {
+			break
+		}
+		forms := []string{collapsed}
+		for _, h := range mcpHostForms {
+			if sent := h.send(server); sent != server && !slices.Contains(forms, sent+":"+tool) {
+				forms = append(forms, sent+":"+tool)
+			}
+		}
+		return forms
 	}
 	return []string{collapsed}
 }

@@ -46,3 +46,30 @@ func TestMCPResourceReads(t *testing.T) {
 		t.Errorf("ListMcpResourcesTool: %s, %v; want ask", d.Action, err)
 	}
 }
+
+// TestMCPServerForms: a rule written with the server's configured name
+// ("dev-radius", "my.srv") meets the calls of every host: Pi 1.6 sends the
+// server of a tool call as "dev_radius" (every character outside
+// [A-Za-z0-9_] replaced) and of a resource read as configured, Claude Code
+// "my_srv" (it keeps "-"). A rule on another server does not reach it.
+func TestMCPServerForms(t *testing.T) {
+	e := newEngine(t, `{"permission": {"*": "ask", "mcp": {"*": "ask",
+		"dev-radius:*": "deny", "my.srv:read": "allow", "other:*": "allow"}}}`)
+	for _, c := range []struct {
+		server, tool, want string
+	}{
+		{"dev-radius", "delete", "deny"}, // as configured: Pi's resource tools, Codex, OpenCode
+		{"dev_radius", "delete", "deny"}, // Pi's mcp__dev_radius__delete
+		{"dev-radius", "resources/read", "deny"},
+		{"my_srv", "read", "allow"},    // Claude Code's and Pi's mcp__my_srv__read
+		{"my.srv", "read", "allow"},    // as configured
+		{"my_srv", "write", "ask"},     // another tool
+		{"devradius", "delete", "ask"}, // not a form of dev-radius
+		{"other", "x", "allow"},
+	} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "mcp", Input: map[string]any{"server": c.server, "tool": c.tool}})
+		if err != nil || string(d.Action) != c.want {
+			t.Errorf("%s:%s: %s (%s), %v; want %s", c.server, c.tool, d.Action, d.Matched, err, c.want)
+		}
+	}
+}

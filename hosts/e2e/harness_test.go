@@ -125,6 +125,8 @@ type host struct {
 	argv func(r *hostRun) []string
 	// unsupported, when set, names why the host cannot run a scenario.
 	unsupported func(sc scenario) string
+	// own are scenarios of what only this host has (Pi's codemode).
+	own []scenario
 	// settings is the file, under HOME, that registers regate with the
 	// host once installed (hostSettings in a scenario).
 	settings string
@@ -244,7 +246,7 @@ func runHost(t *testing.T, h *host) {
 	if sandbox == nil {
 		t.Logf("no network namespace: %s", sandboxNote)
 	}
-	for _, sc := range scenarios() {
+	for _, sc := range append(scenarios(), h.own...) {
 		t.Run(sc.name, func(t *testing.T) {
 			start := time.Now()
 			t.Cleanup(func() { record(t, h, version, sc, time.Since(start)) })

@@ -13,19 +13,23 @@ import (
 	"time"
 )
 
-// Pi: -p headless, an OpenAI-compatible provider in ~/.pi/agent/models.json,
-// regate's extension (hosts/pi) copied into ~/.pi/agent/extensions/regate as
-// its README says, talking to a regate serve the test starts. Pi has no MCP
-// of its own, so the MCP scenarios do not apply. regate serve has no
-// deadline of its own to test: the extension's REGATE_TIMEOUT_MS is the
-// deadline, proven against a decision server that answers allow too late.
+// Pi 1.6 (@earendil-works/pi-coding-agent, Node ≥ 22.19: .ci/e2e installs
+// Node 22 from the npm registry beside the hosts): -p headless, an
+// OpenAI-compatible provider in ~/.pi/agent/models.json, regate's extension
+// (hosts/pi) copied into ~/.pi/agent/extensions/regate as its README says,
+// talking to a regate serve the test starts. Pi's own MCP runs the fake
+// server from ~/.pi/agent/mcp.json, its tools exposed directly
+// (mcp__fake__touch; Pi's default exposure reaches them only from codemode
+// scripts). regate serve has no deadline of its own to test: the
+// extension's REGATE_TIMEOUT_MS is the deadline, proven against a decision
+// server that answers allow too late.
 func TestPi(t *testing.T) {
 	t.Parallel()
 	runHost(t, &host{
 		name:     "pi",
 		bin:      "pi",
 		settings: ".pi/agent/extensions/regate/package.json",
-		pkg:      "@mariozechner/pi-coding-agent",
+		pkg:      "@earendil-works/pi-coding-agent",
 		timeout:  60 * time.Second,
 		wire:     chatWire,
 		pick:     pickPi,
@@ -34,14 +38,15 @@ func TestPi(t *testing.T) {
 				"path": c.file, "edits": []any{map[string]any{"oldText": c.old, "newText": c.content}},
 			}}}
 		},
-		unsupported: func(sc scenario) string {
-			if sc.call.kind == callMCP {
-				return "Pi has no MCP of its own (extensions add it); nothing to gate"
-			}
-			return ""
-		},
 		configure: func(r *hostRun, sc scenario) {
 			r.setenv("PI_OFFLINE", "1")
+			r.setenv("PI_SKIP_VERSION_CHECK", "1")
+			r.setenv("PI_TELEMETRY", "0")
+			r.writeJSON(filepath.Join(r.home, ".pi", "agent", "mcp.json"), map[string]any{
+				"mcpServers": map[string]any{
+					"fake": map[string]any{"command": fakeMCPBin, "args": []string{r.work}, "exposure": "direct"},
+				},
+			})
 			r.writeJSON(filepath.Join(r.home, ".pi", "agent", "models.json"), map[string]any{
 				"providers": map[string]any{"fake": map[string]any{
 					"baseUrl": r.url + "/v1", "api": "openai-completions", "apiKey": "e2e-fake",
@@ -66,9 +71,16 @@ func TestPi(t *testing.T) {
 			}
 			r.setenv("REGATE_SOCKET", filepath.Join(r.home, "regate.sock"))
 		},
+		// codemode's script calls bash: the script itself is allowed (the
+		// bundled default policy allows codemode; testPolicy names it
+		// too), and its bash call is decided on its own.
+		own: []scenario{
+			{name: "codemode-allowed", call: toolCall{kind: callScript, command: "touch allowed.txt"}, file: "allowed.txt", runs: true},
+			{name: "codemode-denied", call: toolCall{kind: callScript, command: "touch denied.txt"}, file: "denied.txt", resultHas: "off limits"},
+		},
 		start: startPiDecisions,
 		argv: func(r *hostRun) []string {
-			return []string{"pi", "-p", "--no-session", "--model", "fake/fake-model", "go"}
+			return []string{"pi", "-p", "--no-session", "--model", "fake/fake-model", "--tools", "+codemode", "go"}
 		},
 	})
 }
@@ -156,6 +168,13 @@ func pickPi(r *hostRun, c toolCall, offered []string) (wireCall, error) {
 		return wireCall{name: "bash", args: map[string]any{"command": c.command}}, nil
 	case callWrite:
 		return wireCall{name: "write", args: map[string]any{"path": c.file, "content": c.content}}, nil
+	case callMCP:
+		name, err := offeredMCP(offered, c.tool)
+		return wireCall{name: name, args: map[string]any{"name": c.file}}, err
+	case callScript:
+		return wireCall{name: "codemode", args: map[string]any{
+			"code": "const r = await tools.bash({command: " + mustJSON(c.command) + "}); text(JSON.stringify(r));",
+		}}, nil
 	}
 	return wireCall{}, fmt.Errorf("pi: no tool for %q", c.kind)
 }

@@ -32,7 +32,8 @@ const testPolicy = `// regate's end-to-end test policy.
       "*": "ask",
       "fake:touch": "allow",
       "fake:touch_denied": { "action": "deny", "reason": "e2e: touch_denied is off limits" }
-    }
+    },
+    "codemode": "allow"
   }
 }
 `
@@ -80,13 +81,16 @@ const (
 	callMCP   callKind = "mcp"   // a tool of the fake MCP server "fake"
 	callWrite callKind = "write" // the host's file write (or patch) tool
 	callEdit  callKind = "edit"  // the host's edit (or patch) tool on an existing file
+	// callScript runs the command from a script the host runs in a
+	// sandbox whose tools come back through the gate (Pi's codemode).
+	callScript callKind = "script"
 )
 
 // toolCall is what the fake model asks the host to do, host-neutral; each
 // host's pick turns it into that host's tool and input.
 type toolCall struct {
 	kind    callKind
-	command string // bash: the command line
+	command string // bash, script: the command line
 	tool    string // mcp: touch or touch_denied
 	file    string // mcp: the file the tool creates; write, edit: the path, relative to the work folder
 	content string // write: the file's new content; edit: the text that replaces old

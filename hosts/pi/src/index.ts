@@ -114,15 +114,24 @@ export interface Call {
 const same = (tool: string) => (input: Record<string, unknown>): Call => ({ tool, input });
 
 // TOOLS maps each Pi tool regate knows to regate's call, the one table of
-// this mapping. Pi 0.73.1's built-ins (dist/core/tools/*.js) already carry
-// regate's names and keys: bash {command}, read/write/edit {path}, grep
-// {pattern, path?, glob?} (its file filter is the grep call's "glob", gated
-// as a path), find {pattern, path?}, ls {path?}. Pi has no MCP of its own: an
-// extension adds it, and "mcp" is the proxy tool of pi-mcp-adapter ({tool,
-// server?, args} for a call, or search/describe/connect), whose args (an
-// object or a JSON string) become "arguments". A tool added by an extension
-// that runs commands in PowerShell gets the shell rules. Any other name goes
-// to regate under its own name, so a policy key of that name decides it.
+// this mapping. Pi's built-ins (1.6.0 and 0.73.1, dist/core/tools/*.js)
+// already carry regate's names and keys: bash {command}, read/write/edit
+// {path}, grep {pattern, path?, glob?} (its file filter is the grep call's
+// "glob", gated as a path), find {pattern, path?}, ls {path?}; powershell
+// gets the shell rules. Pi 1.6's own MCP names a server's tools
+// mcp__SERVER__TOOL (toCall, below); its resource tools read or list what
+// one server serves, so they are calls of that server (mcp
+// "SERVER:resources/read" with the uri; a file: uri meets the path rules),
+// and keep their own name when they name no server (they list every
+// server's). codemode runs a script in a QuickJS sandbox that reaches
+// nothing but Pi's tools (each call it makes comes back through tool_call
+// and is decided on its own) and the session's model; it goes to regate
+// under its own name, which the bundled default policy allows. tool_search
+// ranks the tools Pi knows and activates them. pi-mcp-adapter's proxy tool
+// "mcp" ({tool, server?, args} for a call, or search/describe/connect) has
+// its args (an object or a JSON string) become "arguments". Any other name
+// goes to regate under its own name, so a policy key of that name decides
+// it.
 export const TOOLS: Record<string, (input: Record<string, unknown>) => Call> = {
   bash: same("bash"),
   read: same("read"),
@@ -132,8 +141,23 @@ export const TOOLS: Record<string, (input: Record<string, unknown>) => Call> = {
   find: same("find"),
   ls: same("ls"),
   powershell: same("bash"),
+  codemode: same("codemode"),
+  tool_search: same("tool_search"),
+  read_mcp_resource: resource("read_mcp_resource", "resources/read"),
+  list_mcp_resources: resource("list_mcp_resources", "resources/list"),
+  list_mcp_resource_templates: resource("list_mcp_resource_templates", "resources/templates/list"),
   mcp: (input) => ({ tool: "mcp", input: withArguments(input) }),
 };
+
+// resource maps an MCP resource tool of Pi's ({server?, uri?, cursor?}) to
+// the call of its server's method, the rest of its input the arguments.
+function resource(name: string, method: string): (input: Record<string, unknown>) => Call {
+  return (input) => {
+    const { server, ...args } = input;
+    if (typeof server !== "string" || server === "") return { tool: name, input };
+    return { tool: "mcp", input: { server, tool: method, arguments: args } };
+  };
+}
 
 // withArguments renames an MCP proxy call's "args" to regate's "arguments",
 // parsing a JSON string; args that do not parse are kept as the string, so a

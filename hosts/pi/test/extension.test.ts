@@ -117,6 +117,12 @@ test("the tool table maps Pi's calls to regate's", () => {
   }
   assert.deepEqual(toCall("grep", { pattern: "KEY", path: ".", glob: "*.env" }), { tool: "grep", input: { pattern: "KEY", path: ".", glob: "*.env" } }, "grep's file filter is the glob key");
   assert.deepEqual(toCall("powershell", { command: "Remove-Item -Recurse build" }), { tool: "bash", input: { command: "Remove-Item -Recurse build" } });
+  assert.deepEqual(toCall("read_mcp_resource", { server: "dev-radius", uri: "file:///home/u/.ssh/id_rsa" }),
+    { tool: "mcp", input: { server: "dev-radius", tool: "resources/read", arguments: { uri: "file:///home/u/.ssh/id_rsa" } } });
+  assert.deepEqual(toCall("list_mcp_resources", { server: "docs", cursor: "2" }), { tool: "mcp", input: { server: "docs", tool: "resources/list", arguments: { cursor: "2" } } });
+  assert.deepEqual(toCall("list_mcp_resources", {}), { tool: "list_mcp_resources", input: {} }, "every server's: its own name");
+  assert.deepEqual(toCall("list_mcp_resource_templates", { server: "docs" }), { tool: "mcp", input: { server: "docs", tool: "resources/templates/list", arguments: {} } });
+  assert.deepEqual(toCall("codemode", { code: "await tools.read({path: 'a'})" }), { tool: "codemode", input: { code: "await tools.read({path: 'a'})" } });
   assert.deepEqual(toCall("mcp__files__delete", { path: "/x" }), { tool: "mcp", input: { server: "files", tool: "delete", arguments: { path: "/x" } } });
   assert.deepEqual(toCall("mcp__my_srv__a__b", {}), { tool: "mcp", input: { server: "my_srv", tool: "a__b", arguments: {} } }, "the first __ after the server ends it");
   assert.deepEqual(toCall("mcp", { tool: "take_screenshot", server: "chrome", args: '{"format":"png"}' }),
