@@ -102,6 +102,13 @@ func TestDocsNameEveryClaudeTool(t *testing.T) {
 // installedClaude is the folder of the pinned Claude Code package in the
 // e2e cache and its version, or "" when it is not installed at the pin.
 func installedClaude(t *testing.T) (string, string) {
+	return installedPackage(t, "@anthropic-ai/claude-code")
+}
+
+// installedPackage is the folder of the pinned npm package name in the e2e
+// cache (REGATE_E2E_NPM, else ~/.cache/regate-e2e) and its version, or ""
+// when it is not installed at the pin.
+func installedPackage(t *testing.T, name string) (string, string) {
 	t.Helper()
 	var pins struct {
 		Dependencies map[string]string `json:"dependencies"`
@@ -113,18 +120,22 @@ func installedClaude(t *testing.T) (string, string) {
 	if err := json.Unmarshal(raw, &pins); err != nil {
 		t.Fatal(err)
 	}
-	cache := os.Getenv("REGATE_E2E_NPM")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "regate-e2e")
-	}
-	pkg := filepath.Join(cache, "node_modules", "@anthropic-ai", "claude-code")
+	pkg := filepath.Join(e2eCache(), "node_modules", filepath.FromSlash(name))
 	var meta struct {
 		Version string `json:"version"`
 	}
 	raw, err = os.ReadFile(filepath.Join(pkg, "package.json"))
-	if err != nil || json.Unmarshal(raw, &meta) != nil || meta.Version != pins.Dependencies["@anthropic-ai/claude-code"] {
+	if err != nil || json.Unmarshal(raw, &meta) != nil || meta.Version != pins.Dependencies[name] {
 		return "", ""
 	}
 	return pkg, meta.Version
+}
+
+// e2eCache is the folder the e2e hosts are installed in.
+func e2eCache() string {
+	if cache := os.Getenv("REGATE_E2E_NPM"); cache != "" {
+		return cache
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "regate-e2e")
 }
