@@ -11,7 +11,7 @@ import (
 // that holds a path is gated on the path surface and on the tool's own
 // surface (so that the prompt names the path): by its name (pathField), at
 // any depth and in lists, and by its value where a string is shaped like a
-// path (pathShaped).
+// path (pathShaped) or is a file: uri that names a local file (args.go).
 
 // maxFieldDepth bounds how deep the fields of an unmodelled tool's input
 // are searched for paths; an input nested deeper is malformed (it asks).
@@ -67,7 +67,9 @@ func fieldPaths(args map[string]any) (out []string, tooDeep bool) {
 		}
 		switch t := v.(type) {
 		case string:
-			if named || pathShaped(t) {
+			if p, ok := fileURIPath(t); ok {
+				add(p) // a file: uri (a resource's) names a local file
+			} else if named || pathShaped(t) {
 				add(t)
 			}
 		case []any:

@@ -28,6 +28,10 @@ func TestUnmodelledToolPaths(t *testing.T) {
 		{facts.Call{Tool: "Invented", Input: map[string]any{"spec": map[string]any{"steps": []any{map[string]any{"inputFile": "in.txt"}}}}}, []string{"in.txt"}},
 		{facts.Call{Tool: "Invented", Input: map[string]any{"note": "/etc/shadow", "rel": "../x", "url": "https://a.b/c"}}, []string{"/etc/shadow", "../x"}},
 		{facts.Call{Tool: "Invented", Input: map[string]any{"path": "p", "target_path": "q"}}, []string{"p", "q"}},
+		// A file: uri names a local file (Gemini's read_mcp_resource {uri});
+		// another scheme, or another machine's file, does not.
+		{facts.Call{Tool: "read_mcp_resource", Input: map[string]any{"uri": "file:///home/u/.ssh/id_rsa"}}, []string{"/home/u/.ssh/id_rsa"}},
+		{facts.Call{Tool: "Invented", Input: map[string]any{"src": []any{"file://localhost/etc/shadow", "file://host/x", "repo://a/b"}}}, []string{"/etc/shadow"}},
 		{facts.Call{Tool: "WebFetch", Input: map[string]any{"url": "https://example.com", "prompt": "read ./x.go please"}}, nil},
 		{facts.Call{Tool: "TodoWrite", Input: map[string]any{"todos": []any{map[string]any{"content": "fix ./a.go"}}}}, nil},
 		{facts.Call{Tool: "read", Input: map[string]any{"path": "a", "note": "/etc/shadow"}}, []string{"a"}}, // a modelled tool keeps its mapping

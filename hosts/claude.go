@@ -51,32 +51,6 @@ var claudeTools = map[string]toolSpec{
 	"LSP":          {keys: map[string]string{"filePath": "path"}},
 }
 
-// claudeResources are Claude Code's MCP resource tools and the MCP method
-// each stands for: they read or list what one MCP server serves, so they
-// are decided as calls of that server (mcp "SERVER:resources/read"), with
-// the resource's uri as the argument (a file:// uri meets the path rules).
-var claudeResources = map[string]string{
-	"ReadMcpResourceTool":    "resources/read",
-	"ReadMcpResourceDirTool": "resources/read",
-	"ListMcpResourcesTool":   "resources/list",
-}
-
-// claudeResourceCall is the mcp call of an MCP resource tool that names its
-// server; one that names none (ListMcpResourcesTool lists every server's)
-// keeps its own name.
-func claudeResourceCall(name string, input map[string]any) (facts.Call, bool) {
-	method, ok := claudeResources[name]
-	server, _ := input["server"].(string)
-	if !ok || server == "" {
-		return facts.Call{}, false
-	}
-	args := map[string]any{}
-	if uri, ok := input["uri"]; ok {
-		args["uri"] = uri
-	}
-	return mcp(server, method, args), true
-}
-
 // decodeClaudeShape reads the hook input Claude Code, Codex and Gemini CLI
 // share; the request carries the event even when the rest does not parse.
 // An event other than gates (and than none) is ErrOtherEvent.
@@ -105,7 +79,7 @@ func (claude) Decode(raw []byte) (Request, error) {
 	}
 	if call, ok := mcpCall(in.ToolName, in.ToolInput); ok {
 		req.Calls = []facts.Call{call}
-	} else if call, ok := claudeResourceCall(in.ToolName, in.ToolInput); ok {
+	} else if call, ok := resourceCall(in.ToolName, in.ToolInput); ok {
 		req.Calls = []facts.Call{call}
 	} else {
 		req.Calls = claudeTools[in.ToolName].calls(in.ToolName, in.ToolInput)

@@ -58,3 +58,11 @@ var claudeDeclared = map[string]struct{ tool, how string }{
 	"WebSearchInput":                {"WebSearch", "own name"},
 	"WorkflowInput":                 {"Workflow", "own name; scriptPath read (alias RunWorkflow)"},
 }
+
+// claudeUndeclared are tools Claude Code 2.1.332 offers its model that its
+// sdk-tools.d.ts does not declare (the offered-tool fixture,
+// testdata/release/claude-offered.txt, shows them): a message to another
+// agent of the session (SendMessage {to, message, summary}) and the list
+// of those agents (ListAgents {channel, cursor, q}). They keep their own
+// name and ask under the bundled default policy.
+var claudeUndeclared = []string{"SendMessage", "ListAgents"}

@@ -55,6 +55,13 @@ var decodeCases = []struct {
 	{"codex", `{"tool_name":"Bash","tool_input":{"command":["apply_patch","*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch"]}}`,
 		[]facts.Call{call("bash", in{"command": "apply_patch '*** Begin Patch\n*** Add File: .env\n+x\n*** End Patch'"}), call("write", in{"path": ".env"})}},
 	{"codex", `{"tool_name":"spawn_agent","tool_input":{"message":"m","agent_type":"worker"}}`, []facts.Call{call("task", in{"message": "m", "agent_type": "worker"})}},
+	{"codex", `{"tool_name":"view_image","tool_input":{"path":"/home/u/shot.png"}}`, []facts.Call{call("read", in{"path": "/home/u/shot.png"})}},
+	{"codex", `{"tool_name":"read_mcp_resource","tool_input":{"server":"docs","uri":"file:///etc/passwd"}}`,
+		[]facts.Call{call("mcp", in{"server": "docs", "tool": "resources/read", "arguments": map[string]any{"uri": "file:///etc/passwd"}})}},
+	{"codex", `{"tool_name":"list_mcp_resource_templates","tool_input":{"server":"docs","cursor":"c"}}`,
+		[]facts.Call{call("mcp", in{"server": "docs", "tool": "resources/templates/list", "arguments": map[string]any{"cursor": "c"}})}},
+	{"codex", `{"tool_name":"list_mcp_resources","tool_input":{}}`, []facts.Call{call("list_mcp_resources", in{})}},
+	{"codex", `{"tool_name":"write_stdin","tool_input":{"session_id":1,"chars":"y\n"}}`, []facts.Call{call("write_stdin", in{"session_id": 1.0, "chars": "y\n"})}},
 	{"codex", `{"tool_name":"mcp__gh__get","tool_input":{}}`, []facts.Call{mcpOf("gh", "get", in{})}},
 	{"codex", `{"tool_name":"shell","tool_input":{"command":["bash","-lc","ls"]},"agent_type":"r"}`, []facts.Call{{Tool: "bash", Input: in{"command": "ls"}, Agent: "r"}}},
 	// Gemini CLI 0.61.0.
@@ -75,6 +82,7 @@ var decodeCases = []struct {
 	{"gemini", `{"tool_name":"github__get_issue","tool_input":{}}`, []facts.Call{mcpOf("github", "get_issue", in{})}},
 	{"gemini", `{"tool_name":"activate_skill","tool_input":{"name":"pdf"}}`, []facts.Call{call("skill", in{"name": "pdf"})}},
 	{"gemini", `{"tool_name":"invoke_agent","tool_input":{"agent_name":"cli_help","prompt":"p"}}`, []facts.Call{call("task", in{"agent_name": "cli_help", "prompt": "p"})}},
+	{"gemini", `{"tool_name":"read_mcp_resource","tool_input":{"uri":"file:///etc/passwd"}}`, []facts.Call{call("read_mcp_resource", in{"uri": "file:///etc/passwd"})}},
 	{"gemini", `{"tool_name":"write_todos","tool_input":{"todos":[]}}`, []facts.Call{call("write_todos", in{"todos": []any{}})}},
 	// Copilot CLI 1.0.102: toolArgs is a JSON string.
 	{"copilot", `{"timestamp":1,"cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"rm -rf build\"}"}`, []facts.Call{call("bash", in{"command": "rm -rf build"})}},

@@ -24,16 +24,26 @@ type codex struct{}
 
 // codexTools maps the tool names Codex's hooks carry to regate's: Bash (every
 // shell tool, its command one string), apply_patch (the raw patch as
-// "command"), spawn_agent, and mcp__SERVER__TOOL. The other names are those of
-// releases before hook names were normalised.
+// "command", patch.go), spawn_agent, view_image (reads the image at path),
+// and mcp__SERVER__TOOL; its MCP resource tools are their server's calls
+// (resources.go). The other names are those of releases before hook names
+// were normalised.
 var codexTools = map[string]toolSpec{
-	"Bash": {tool: "bash"}, "shell": {tool: "bash"}, "local_shell": {tool: "bash"},
+	"view_image": {tool: "read"}, // {path}
+	"Bash":       {tool: "bash"}, "shell": {tool: "bash"}, "local_shell": {tool: "bash"},
 	"exec_command": {tool: "bash"}, "container.exec": {tool: "bash"},
 	"spawn_agent": {tool: "task"},
 	"read_file":   {tool: "read", keys: map[string]string{"file_path": "path"}},
 	"list_dir":    {tool: "ls", keys: map[string]string{"dir_path": "path"}},
 	"grep_files":  {tool: "grep", keys: map[string]string{"include": "glob"}},
 }
+
+// codexOwnName are the tools Codex 0.171.0 offers that keep their own name,
+// so that a policy key of that name decides them: the goal (create_goal,
+// get_goal, update_goal) and a question to the person (request_user_input),
+// which the bundled default policy allows; write_stdin, which types into a
+// command exec_command started (it asks: what it types runs).
+var codexOwnName = []string{"create_goal", "get_goal", "update_goal", "request_user_input", "write_stdin"}
 
 func (codex) Decode(raw []byte) (Request, error) {
 	in, req, err := decodeClaudeShape(raw, "PreToolUse", "PermissionRequest") // Codex's hook input has Claude Code's field names
@@ -50,6 +60,8 @@ func (codex) Decode(raw []byte) (Request, error) {
 		req.Calls, err = codexShell(in.ToolInput)
 	default:
 		if call, ok := mcpCall(in.ToolName, in.ToolInput); ok {
+			req.Calls = []facts.Call{call}
+		} else if call, ok := resourceCall(in.ToolName, in.ToolInput); ok {
 			req.Calls = []facts.Call{call}
 		} else {
 			req.Calls = codexTools[in.ToolName].calls(in.ToolName, in.ToolInput)

@@ -38,9 +38,8 @@ type copilotInput struct {
 }
 
 // copilotTools maps Copilot CLI's built-in tools to regate's. Tools not
-// listed keep their own name (web_fetch, update_todo, report_intent,
-// read_bash, write_bash, stop_bash, list_bash, ask_user, …); Claude Code's
-// names (a PascalCase hook of a Claude-format plugin) go by claudeTools.
+// listed keep their own name (copilotOwnName); Claude Code's names (a
+// PascalCase hook of a Claude-format plugin) go by claudeTools.
 var copilotTools = map[string]toolSpec{
 	"bash":       {tool: "bash"},
 	"powershell": {tool: "bash"},
@@ -53,6 +52,18 @@ var copilotTools = map[string]toolSpec{
 	"task":       {tool: "task"},
 	"skill":      {tool: "skill", keys: map[string]string{"skill": "name"}},
 }
+
+// copilotOwnName are the tools Copilot CLI 1.0.102 offers that keep their
+// own name, so that a policy key of that name decides them: announcing
+// intent, the todo list, finishing the task, a question to the person, and
+// the output, list and stop of a shell or subagent it started in the
+// background (the bundled default policy allows these); typing into one
+// (write_bash, write_agent), web_fetch, its SQL over the session's own
+// database (sql, session_store_sql) and fetching its own documentation
+// (fetch_copilot_cli_documentation) ask under the default policy.
+var copilotOwnName = []string{"report_intent", "update_todo", "task_complete", "ask_user", "exit_plan_mode",
+	"read_bash", "list_bash", "stop_bash", "write_bash", "read_agent", "list_agents", "write_agent",
+	"web_fetch", "sql", "session_store_sql", "fetch_copilot_cli_documentation"}
 
 func (c copilot) Decode(raw []byte) (Request, error) {
 	var in copilotInput

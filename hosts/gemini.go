@@ -41,10 +41,9 @@ func newGemini(o Options) (Codec, error) {
 var dirPath = map[string]string{"dir_path": "path"}
 
 // geminiTools maps Gemini CLI's built-in tools (ALL_BUILTIN_TOOL_NAMES in
-// packages/core) to regate's. Tools not listed keep their own name
-// (google_web_search, web_fetch, write_todos, ask_user, enter_plan_mode,
-// exit_plan_mode, get_internal_docs, update_topic, complete_task,
-// read_mcp_resource, list_mcp_resources, tracker_*).
+// packages/core) to regate's; read_mcp_resource and list_mcp_resources are
+// their server's calls (resources.go), the others keep their own name
+// (geminiOwnName).
 var geminiTools = map[string]toolSpec{
 	// dir_path is the directory the command runs in.
 	"run_shell_command": {tool: "bash", keys: map[string]string{"dir_path": "workdir"}},
@@ -60,6 +59,19 @@ var geminiTools = map[string]toolSpec{
 	"activate_skill":      {tool: "skill"}, // {name}
 	"invoke_agent":        {tool: "task"},  // {agent_name, prompt}
 }
+
+// geminiOwnName are the tools Gemini CLI 0.61.0 offers that keep their own
+// name, so that a policy key of that name decides them: the todo list and
+// the task tracker, a question to the person, plan mode, the topic, a
+// subagent's final answer and Google search through the Gemini API (the
+// bundled default policy allows these), web_fetch (it asks), the
+// processes run_shell_command started in the background
+// (list_background_processes, read_background_output: their output, which
+// asks under the default policy) and its own documentation.
+var geminiOwnName = []string{"write_todos", "tracker_create_task", "tracker_update_task", "tracker_get_task",
+	"tracker_list_tasks", "tracker_add_dependency", "tracker_visualize", "ask_user", "enter_plan_mode",
+	"exit_plan_mode", "update_topic", "complete_task", "google_web_search", "web_fetch",
+	"list_background_processes", "read_background_output", "get_internal_docs"}
 
 // geminiInput is Gemini CLI's BeforeTool input: Claude Code's fields, and
 // mcp_context for a tool of an MCP server.
@@ -79,6 +91,8 @@ func (gemini) Decode(raw []byte) (Request, error) {
 	var extra geminiInput
 	_ = json.Unmarshal(raw, &extra) // a malformed mcp_context is left out: the name decides
 	if call, ok := geminiMCP(in.ToolName, extra, in.ToolInput); ok {
+		req.Calls = []facts.Call{call}
+	} else if call, ok := resourceCall(in.ToolName, in.ToolInput); ok {
 		req.Calls = []facts.Call{call}
 	} else {
 		req.Calls = geminiTools[in.ToolName].calls(in.ToolName, in.ToolInput)

@@ -34,8 +34,7 @@ type opencodeInput struct {
 var opencodeFile = map[string]string{"filePath": "path"}
 
 // opencodeTools maps OpenCode's built-in tools to regate's. Tools not listed
-// keep their own name (webfetch, websearch, codesearch, todowrite, todoread,
-// question, plan_exit, batch, …).
+// keep their own name (opencodeOwnName).
 var opencodeTools = map[string]toolSpec{
 	"bash":      {tool: "bash"}, // {command, workdir, timeout, description}
 	"read":      {tool: "read", keys: opencodeFile},
@@ -49,6 +48,16 @@ var opencodeTools = map[string]toolSpec{
 	"skill":     {tool: "skill"},                                            // {name}
 	"lsp":       {keys: opencodeFile},
 }
+
+// opencodeOwnName are the tools OpenCode 1.18.33 offers (some only with a
+// setting) that keep their own name, so that a policy key of that name
+// decides them: the todo list, a question to the person and plan mode (the
+// bundled default policy allows these); webfetch, websearch and codesearch
+// (which send the query to a third party) and batch (several calls at
+// once, each of which OpenCode also gates on its own) ask under the
+// default policy.
+var opencodeOwnName = []string{"todowrite", "todoread", "question", "plan_enter", "plan_exit",
+	"webfetch", "websearch", "codesearch", "batch"}
 
 func (opencode) Decode(raw []byte) (Request, error) {
 	var in opencodeInput

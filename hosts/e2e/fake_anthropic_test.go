@@ -28,6 +28,7 @@ func anthropicWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
+		m.noteTools(body.Tools)
 		var results []string
 		for _, msg := range body.Messages {
 			var blocks []map[string]any

@@ -27,6 +27,7 @@ func chatWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
+		m.noteTools(body.Tools)
 		var results []string
 		for _, msg := range body.Messages {
 			if msg["role"] == "tool" {

@@ -29,6 +29,7 @@ func geminiWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
+		m.noteTools(body.Tools)
 		usage := map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
 		text := func(t string) map[string]any {
 			return map[string]any{

@@ -25,6 +25,7 @@ func responsesWire(m *fakeModel) http.Handler {
 		if !m.readJSON(w, req, &body) {
 			return
 		}
+		m.noteTools(body.Tools)
 		var results []string
 		offered := offeredNames(body.Tools)
 		spaces := map[string][2]string{} // a searched-for tool's full name -> its namespace and name

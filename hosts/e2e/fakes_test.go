@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,58 @@ type fakeModel struct {
 	callAt   []time.Time // when each call was sent
 	resultAt []time.Time // when each call's result came back
 	problems []string    // what went wrong on the fake's side
+	// declared is what the host offered in the first request that offered
+	// tools: each tool's name and the top-level fields of its parameters.
+	declared map[string][]string
+}
+
+// noteTools keeps the tools of the first request that offers any.
+func (m *fakeModel) noteTools(tools []map[string]any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.declared == nil && len(tools) > 0 {
+		m.declared = declaredTools(tools)
+	}
+}
+
+// declaredTools reads a request's tools in every wire format the fakes
+// speak (Anthropic's name and input_schema, OpenAI chat's function,
+// Responses' name and parameters, Gemini's functionDeclarations): each
+// named tool and the sorted top-level fields of its parameters.
+func declaredTools(tools []map[string]any) map[string][]string {
+	out := map[string][]string{}
+	add := func(name any, schemas ...any) {
+		n, ok := name.(string)
+		if !ok || n == "" {
+			return
+		}
+		var fields []string
+		for _, s := range schemas {
+			if sm, ok := s.(map[string]any); ok {
+				if props, ok := sm["properties"].(map[string]any); ok {
+					for k := range props {
+						fields = append(fields, k)
+					}
+				}
+			}
+		}
+		slices.Sort(fields)
+		out[n] = fields
+	}
+	for _, t := range tools {
+		add(t["name"], t["input_schema"], t["parameters"])
+		if f, ok := t["function"].(map[string]any); ok {
+			add(f["name"], f["parameters"])
+		}
+		if decls, ok := t["functionDeclarations"].([]any); ok {
+			for _, d := range decls {
+				if dm, ok := d.(map[string]any); ok {
+					add(dm["name"], dm["parameters"], dm["parametersJsonSchema"])
+				}
+			}
+		}
+	}
+	return out
 }
 
 // wireCall is a tool call in the host's own terms.

@@ -346,6 +346,9 @@ func playScenario(t *testing.T, h *host, sc scenario) {
 	out, elapsed, runErr := runProcess(t, r, h.argv(r))
 	t.Logf("%s ran %.1fs (exit: %v)", h.name, elapsed.Seconds(), runErr)
 	check(t, r, sc, elapsed)
+	if sc.name == "allowed" {
+		checkOffered(t, h, r.model)
+	}
 	if t.Failed() {
 		t.Logf("fake model: %s", r.model.summary())
 		t.Logf("host output (last 6000 bytes):\n%s", tail(out, 6000))
