@@ -425,7 +425,7 @@ func (m *modelRead) afterDashDash(k int) bool {
 // name a denied file that no word of the command spells. A glob bash
 // expands first (unquoted, Arg.Glob) is gated as the files it matches.
 func (m *modelRead) pathspecReason() string {
-	if m.prog != "git" {
+	if m.prog != "git" || m.noIndexDiff() {
 		return ""
 	}
 	for k, wd := range m.res.Words {
@@ -439,4 +439,19 @@ func (m *modelRead) pathspecReason() string {
 		}
 	}
 	return ""
+}
+
+// noIndexDiff reports git diff --no-index, whose operands are paths of the
+// file system, not pathspecs: a quoted * in one is a character of its name.
+func (m *modelRead) noIndexDiff() bool {
+	sub, noIndex := false, false
+	for k, wd := range m.res.Words {
+		switch {
+		case wd.Role == argmodel.Subcommand:
+			sub = wd.Value == "diff"
+		case wd.Role == argmodel.Option && m.args[k].Text == "--no-index":
+			noIndex = true
+		}
+	}
+	return sub && noIndex
 }

@@ -298,6 +298,33 @@ var spellers = []speller{
 		return g.withPre("X="+strings.ToUpper(r)+"; ", "${X,,}")
 	}},
 	{"var-ifs", func(g *gen, a string) (string, bool) { return g.withPre("IFS=:; X=README.md:"+g.rel(a)+"; ", "$X") }},
+	// A glob beside a variable the command sets.
+	{"var-glob-star", func(g *gen, a string) (string, bool) {
+		r := g.rel(a)
+		return g.withPre("X="+r[:len(r)-1]+"; ", "$X*")
+	}},
+	{"var-glob-question", func(g *gen, a string) (string, bool) {
+		r := g.rel(a)
+		return g.withPre("X="+r[:len(r)-1]+"; ", `"$X"?`)
+	}},
+	// A loop variable, after its loop: the last word it was given.
+	{"loop-literal", func(g *gen, a string) (string, bool) {
+		return g.withPre("for f in README.md "+g.rel(a)+"; do :; done; ", `"$f"`)
+	}},
+	{"loop-glob", func(g *gen, a string) (string, bool) {
+		w, ok := g.onLetter(a, func(byte) string { return "?" })
+		if !ok {
+			return "", false
+		}
+		return g.withPre("for f in "+w+"; do :; done; ", `"$f"`)
+	}},
+	{"loop-glob-unquoted", func(g *gen, a string) (string, bool) {
+		w, ok := g.onLetter(a, func(byte) string { return "?" })
+		if !ok {
+			return "", false
+		}
+		return g.withPre("for f in "+w+"; do :; done; ", "$f")
+	}},
 	// Places bash reads from variables that the command sets itself.
 	{"home-reassigned", func(g *gen, a string) (string, bool) {
 		return g.withPre("HOME="+g.rel(path.Dir(a))+"; ", "~/"+path.Base(a))
