@@ -45,6 +45,9 @@ type Env struct {
 	// Extract decomposes bash; nil means bashfacts.Extract. The runtime
 	// passes a cached one: Extract is a pure function of the command text.
 	Extract func(string) (*bashfacts.Facts, error)
+	// PathHint, when set, tells a recursive read's walk which paths can
+	// matter to the decision (tree.go); nil keeps every path it finds.
+	PathHint *PathHint
 	// spent is the call's work budget (budget.go), set by Build.
 	spent *budget
 }

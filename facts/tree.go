@@ -52,8 +52,50 @@ const (
 // lookup of its candidate keys; BenchmarkTreeReadDecision, the default
 // policy): 5000 entries are about 90 ms. A search filter's walk
 // (filter.go) visits more (maxFilterEntries) because only its matches
-// become checks.
-const maxTreeEntries = 5000
+// become checks, and so does a walk with a path hint (maxHintedEntries):
+// only the paths a non-allow rule may match become groups, and listing an
+// entry costs about a microsecond; the call's work budget (100,000 file
+// system probes) stays the last bound.
+const (
+	maxTreeEntries   = 5000
+	maxHintedEntries = 60000
+)
+
+// PathHint names what every path a non-allow path rule matches holds
+// (compiler.PathHint, which the runtime copies): a walk keeps a path only
+// when one of its spellings holds one of the fragments (compared without
+// case), since any other path meets no rule but an allow, or none, and
+// cannot change the decision.
+type PathHint struct {
+	Fragments []string // lower-cased
+	All       bool     // every path may matter: keep them all
+}
+
+// keeps reports whether a walk keeps the paths of groups.
+func (h *PathHint) keeps(groups [][]string) bool {
+	if h == nil || h.All {
+		return true
+	}
+	for _, g := range groups {
+		for _, s := range g {
+			ls := strings.ToLower(s)
+			for _, f := range h.Fragments {
+				if strings.Contains(ls, f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// limit is how many entries a walk with this hint may visit.
+func (h *PathHint) limit() int {
+	if h == nil || h.All {
+		return maxTreeEntries
+	}
+	return maxHintedEntries
+}
 
 // treeChecks are the strict-only checks of a folder operand t that a
 // program reads recursively (role TreeRole or TreeVisibleRole; any other
@@ -88,9 +130,12 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	}
 	err := w.walk(root, dir)
 	var out []Check
-	if len(w.groups) > 0 {
+	switch {
+	case len(w.groups) > 0:
 		out = append(out, Check{Surface: "path", Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
 			StrictOnly: true, Within: t.Value})
+	case w.linkErr != "":
+		out = append(out, treeFloor(t.Value, folder, at, w.linkErr))
 	}
 	if err != nil {
 		out = append(out, treeFloor(t.Value, folder, at, err.Error()))
@@ -166,8 +211,8 @@ func (w *treeWalk) walk(root, dir string) error {
 			if ignored(ignores, rel, ent.dir) || !w.filter.reads(ent.name, ent.dir) {
 				continue
 			}
-			if entries++; entries > maxTreeEntries {
-				return fmt.Errorf("the folder holds more than %d entries", maxTreeEntries)
+			if entries++; entries > w.env.PathHint.limit() {
+				return fmt.Errorf("the folder holds more than %d entries", w.env.PathHint.limit())
 			}
 			if !w.foldersOnly || ent.dir {
 				w.add(rel, dir, ent.link)
@@ -200,19 +245,21 @@ func (w *treeWalk) add(rel, dir string, link bool) {
 			w.groups = append(w.groups, slashed)
 		}
 	}
-	if !link {
-		return
-	}
-	f := w.env.PathForms(w.groups[first][0], dir)
-	if f.Err != "" {
-		if w.linkErr == "" {
-			w.linkErr = f.Err
+	if link {
+		f := w.env.PathForms(w.groups[first][0], dir)
+		if f.Err != "" {
+			if w.linkErr == "" {
+				w.linkErr = f.Err
+			}
+		} else {
+			w.groups = append(w.groups, f.Canonical)
+			if d, ok := dirVariant(Check{Forms: [][]string{f.Canonical}}, f); ok {
+				w.groups = append(w.groups, d.Forms...)
+			}
 		}
-		return
 	}
-	w.groups = append(w.groups, f.Canonical)
-	if d, ok := dirVariant(Check{Forms: [][]string{f.Canonical}}, f); ok {
-		w.groups = append(w.groups, d.Forms...)
+	if !w.env.PathHint.keeps(w.groups[first:]) {
+		w.groups = w.groups[:first] // no rule but an allow can meet it
 	}
 }
 

@@ -99,6 +99,10 @@ func WithLoader(load func() (*compiler.Output, error)) Option {
 // decision time (or on the first decision that needs them, WithLoader).
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
 	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, out: out, cacheN: DefaultCacheSize}
+	// A recursive read's walk keeps only the paths a non-allow path rule
+	// may match (compiler.PathHint).
+	hint := out.Hint()
+	e.env.PathHint = &facts.PathHint{Fragments: hint.Fragments, All: hint.All}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{

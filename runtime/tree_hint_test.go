@@ -1,0 +1,101 @@
+package runtime_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// largeProject is a project of n source files in folders of 1000 (MapFS
+// lists a folder by scanning every path), with the extra files given.
+func largeProject(n int, extra ...string) facts.MapFS {
+	fsys := facts.MapFS{}
+	for i := 0; i < n; i++ {
+		fsys[fmt.Sprintf("/home/u/repo/src/d%d/f%d.go", i/1000, i)] = "file"
+	}
+	for _, p := range extra {
+		fsys[p] = "file"
+	}
+	return fsys
+}
+
+// TestTreeReadLargeFolder: a recursive read under strict mode is bounded
+// by the paths a non-allow rule may match, not by the folder's size
+// (compiler.PathHint): grep -r in a project of 20,000 files is allowed
+// (it asked past 5,000 entries before), a .env deep inside still makes it
+// ask with the rule that denies it, and a folder past the walk's bound
+// still asks. Under a policy whose path catch-all asks, every path
+// matters and the old bound holds.
+func TestTreeReadLargeFolder(t *testing.T) {
+	src, err := fs.ReadFile(policies.FS, "default.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grep := facts.Call{Tool: "bash", Input: map[string]any{"command": "grep -rn TODO ."}}
+	for _, c := range []struct {
+		name    string
+		policy  string
+		fsys    facts.MapFS
+		want    string
+		matched string
+	}{
+		{"20,000 files", string(src), largeProject(20000), "allow", "grep *"},
+		{"20,000 files and a .env", string(src), largeProject(20000, "/home/u/repo/src/d7/deep/.env"), "ask", "*.env"},
+		{"20,000 files and a key, in capitals", string(src), largeProject(20000, "/home/u/repo/src/d9/ID.PEM"), "allow", "grep *"}, // *.pem is matched with case
+		{"70,000 files", string(src), largeProject(70000), "ask", "<strict-floor>"},
+		{"a path catch-all that asks", `{"strict": true, "permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "ask", "src/*": "allow"}}}`,
+			largeProject(6000), "ask", ""}, // the walk's bound and the catch-all both ask
+		{"the same, small", `{"strict": true, "permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "ask", "src/*": "allow"}}}`,
+			largeProject(100), "ask", "*"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEngine(t, c.policy, runtime.WithFS(c.fsys), runtime.WithCacheSize(0))
+			d, err := e.Decide(context.Background(), grep)
+			if err != nil || string(d.Action) != c.want || c.matched != "" && d.Matched != c.matched {
+				t.Errorf("%s: %s (%s), %v; want %s (%s)", c.name, d.Action, d.Matched, err, c.want, c.matched)
+			}
+		})
+	}
+}
+
+// BenchmarkTreeReadLargeFolder decides grep -rn TODO . under the default
+// policy in real projects of 10, 10,000 and 50,000 files in folders of 50
+// (the walk, the facts and the decision; no cache): the walk lists every
+// entry, and only the paths a non-allow rule may match are decided.
+func BenchmarkTreeReadLargeFolder(b *testing.B) {
+	src, err := fs.ReadFile(policies.FS, "default.jsonc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 10000, 50000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			for i := 0; i < n; i++ {
+				p := filepath.Join(dir, "src", fmt.Sprintf("d%d", i/50), fmt.Sprintf("f%d.go", i))
+				if i%50 == 0 {
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			e := newEngine(b, string(src), runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir), runtime.WithCacheSize(0))
+			grep := facts.Call{Tool: "bash", Input: map[string]any{"command": "grep -rn TODO ."}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if d, err := e.Decide(context.Background(), grep); err != nil || d.Action != "allow" {
+					b.Fatal(d, err)
+				}
+			}
+		})
+	}
+}
