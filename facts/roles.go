@@ -31,6 +31,11 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	case ListTreeRole:
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
+	case argmodel.History:
+		// What git prints from the repository's index and history
+		// (history.go); the folder itself is not read.
+		dir, _ := e.effectiveDir(t.Dir, base)
+		return append(out, e.historyChecks(t, dir)...)
 	case argmodel.Write:
 		out = e.appendWriteChecks(out, c, bashfacts.WriteCreate)
 		return e.appendIntoChecks(out, t, base)

@@ -5,10 +5,15 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/regate/regate/facts"
 	"github.com/regate/regate/internal/testkit/golden"
@@ -146,7 +151,54 @@ func readOrdinaryProject(t *testing.T) facts.MapFS {
 		}
 		fsys[path.Clean(name)] = value
 	})
+	if _, ok := fsys["/home/u/repo/.git/index"]; ok {
+		fsys["/home/u/repo/.git/index"] = "file:" + trackedIndex(t, fsys)
+	}
 	return fsys
+}
+
+// trackedIndex is a git index (encoded by go-git, as git writes it) of the
+// project's files that its .gitignore does not ignore: what git log -p,
+// git show and git diff read (facts/history.go). The ignore lines it knows
+// are the project's: a name, a name/ folder, *.suffix.
+func trackedIndex(t *testing.T, fsys facts.MapFS) string {
+	t.Helper()
+	const root = "/home/u/repo/"
+	var ignores []string
+	if b, err := fsys.ReadFile(root + ".gitignore"); err == nil {
+		ignores = strings.Fields(string(b))
+	}
+	ignored := func(rel string) bool {
+		for _, g := range ignores {
+			switch {
+			case strings.HasSuffix(g, "/"):
+				if slices.Contains(strings.Split(rel, "/"), strings.TrimSuffix(g, "/")) {
+					return true
+				}
+			case strings.HasPrefix(g, "*"):
+				if strings.HasSuffix(rel, g[1:]) {
+					return true
+				}
+			case path.Base(rel) == g:
+				return true
+			}
+		}
+		return false
+	}
+	idx := index.Index{Version: 2}
+	for _, name := range slices.Sorted(maps.Keys(fsys)) {
+		rel, ok := strings.CutPrefix(name, root)
+		v := fsys[name]
+		if !ok || strings.HasPrefix(rel, ".git/") || (v != "file" && !strings.HasPrefix(v, "file:")) || ignored(rel) {
+			continue
+		}
+		idx.Entries = append(idx.Entries, &index.Entry{Name: rel, Mode: filemode.Regular})
+	}
+	var b strings.Builder
+	if err := index.NewEncoder(&b).Encode(&idx); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func readPolicy(t *testing.T, name string) string {

@@ -35,6 +35,10 @@ const (
 	// ListTree is a folder listed recursively (ls -R): its folders are
 	// opened, its files only named.
 	ListTree = "list-tree"
+	// History is a folder of a git repository whose tracked files git
+	// reads from its index and history (git log -p, git show, git diff
+	// without a pathspec: Program.Whole).
+	History = "history"
 	Code     = "code"
 	URL      = "url"
 	String   = "string"
@@ -48,14 +52,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -102,6 +106,12 @@ type Program struct {
 	ShortEquals       bool    `json:"short_equals,omitempty"`
 	Negate            bool    `json:"negate,omitempty"`
 	Floors            []*Cond `json:"floors,omitempty"`
+	// Whole names what the program reads as a whole, beside its operands,
+	// when a Cond's modes hold and no operand follows "--": git log -p,
+	// git show and git diff print what the repository's index and history
+	// hold (role history) unless a pathspec narrows them. It reads as the
+	// operand "." in that role.
+	Whole             []*Cond `json:"whole,omitempty"`
 	DefaultSubcommand string  `json:"default_subcommand,omitempty"`
 
 	// Built by compile.
@@ -420,6 +430,11 @@ func (p *Program) checkProgram(name string) error {
 	for _, c := range p.Floors {
 		if c.Reason == "" || c.Role != "" {
 			return fmt.Errorf("%s: a floor has a reason and no role", name)
+		}
+	}
+	for _, c := range p.Whole {
+		if c.Role != History || c.Reason != "" {
+			return fmt.Errorf("%s: whole reads in the role history, with no reason", name)
 		}
 	}
 	for _, s := range p.Operands {

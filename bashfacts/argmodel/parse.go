@@ -107,13 +107,13 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	}
 	ps.modes, ps.pending = ps.modes[:0], ps.pending[:0]
 	var operands []int
-	optionsDone, sawOption := false, false
+	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !optionsDone {
 			if a.Text == "--" && !a.Dynamic {
 				words[i].Role = Option
-				optionsDone = true
+				optionsDone, dashDash = true, true
 				continue
 			}
 			if a.OpenStart {
@@ -176,12 +176,33 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			return
 		}
 		operands = append(operands, i)
+		narrowed = narrowed || dashDash
 		if p.Stop {
 			optionsDone = true
 		}
 	}
 	if ps.finish(p) {
 		ps.operands(p, args, words, operands)
+		ps.whole(p, args, operands, narrowed)
+	}
+}
+
+// whole adds what p reads as a whole (Program.Whole) when one of its
+// conditions holds and no operand after "--" narrows it, nor names only
+// blobs (git show HEAD:README.md prints that file alone).
+func (ps *parser) whole(p *Program, args []Arg, operands []int, narrowed bool) {
+	blobs := len(operands) > 0
+	for _, i := range operands {
+		blobs = blobs && strings.Contains(args[i].Text, ":")
+	}
+	if narrowed || blobs {
+		return
+	}
+	for _, c := range p.Whole {
+		if ps.holds(c.If, c.Unless) {
+			ps.r.Defaults = append(ps.r.Defaults, Default{Role: c.Role, Value: "."})
+			return
+		}
 	}
 }
 

@@ -1,0 +1,167 @@
+package facts
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/regate/regate/bashfacts"
+)
+
+// History reads (role "history", argmodel.History): git log -p, git show
+// and git diff without a pathspec print what the repository's index and
+// history hold, whatever the working directory names. Strict mode reads
+// them as a read of every path git tracks: the paths of the repository's
+// index (.git/index, decoded by go-git), gated as a recursive read's are
+// (tree.go): one strict-only check on the path surface whose deny is
+// capped at ask, kept to the paths a non-allow rule may match
+// (PathHint). A path that history holds and the index no longer does (a
+// secret committed, then removed) is not seen: only git itself could list
+// it, and regate does not run git to decide.
+//
+// Anything regate cannot read as git would asks: an index that does not
+// decode (a required extension it does not know, such as a split or sparse
+// index), a SHA-256 repository, a repository whose index cannot be opened.
+// A folder outside any repository adds nothing: git fails there.
+
+// maxIndexBytes bounds the index read: about 100 bytes an entry.
+const maxIndexBytes = 64 << 20
+
+// FileOpener is a file system that can open a file to stream it: what a
+// history read needs for a repository's index. OSFS and MapFS are both.
+type FileOpener interface {
+	Open(name string) (io.ReadCloser, error)
+}
+
+// Open opens a file of the host.
+func (OSFS) Open(name string) (io.ReadCloser, error) { return os.Open(name) }
+
+// Open opens a file of the map, whose value is "file:CONTENT".
+func (m MapFS) Open(name string) (io.ReadCloser, error) {
+	b, err := m.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return io.NopCloser(strings.NewReader(string(b))), nil
+}
+
+// historyChecks are the strict-only checks of a history read of the
+// repository holding dir, the token's effective directory ("" when it is
+// unknown: the read asks).
+func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
+	at := t.Pos.String()
+	floor := func(why string) []Check {
+		return []Check{{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: at, StrictOnly: true,
+			Strict: "strict mode cannot check what git reads from the repository's index and history: " + why}}
+	}
+	if dir == "" {
+		return floor("a cd to an unknown place came before it")
+	}
+	root, gitDir, err := e.repository(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // not in a repository: git fails
+	case err != nil:
+		return floor(err.Error())
+	}
+	names, err := e.indexPaths(gitDir)
+	if err != nil {
+		return floor(err.Error())
+	}
+	f := e.PathForms(root, dir)
+	if f.Err != "" {
+		return floor(f.Err)
+	}
+	w := treeWalk{env: e, folder: f.groups()}
+	for _, name := range names {
+		w.add(name, dir, false) // a link's entry holds the link's text, not its target's
+	}
+	if len(w.groups) == 0 {
+		return nil
+	}
+	return []Check{{Surface: "path", Value: t.Value, Forms: w.groups, At: at, StrictOnly: true, Within: t.Value}}
+}
+
+// repository finds the repository that holds dir: its work tree's root and
+// its git folder (.git, or the folder a .git file names, as a linked work
+// tree's does). fs.ErrNotExist when there is none.
+func (e *Env) repository(dir string) (root, gitDir string, err error) {
+	for p := path.Clean(dir); ; p = path.Dir(p) {
+		if err := e.spent.probe(1); err != nil {
+			return "", "", err
+		}
+		dotGit := path.Join(p, ".git")
+		mode, err := e.lstat(dotGit)
+		switch {
+		case err == nil && mode.IsDir():
+			return p, dotGit, nil
+		case err == nil && mode.IsRegular():
+			reader, ok := e.fs().(FileReader)
+			if !ok {
+				return "", "", errors.New("the file system cannot read " + dotGit)
+			}
+			b, err := reader.ReadFile(dotGit)
+			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if err != nil || !ok {
+				return "", "", fmt.Errorf("%s does not name a git folder", dotGit)
+			}
+			target = strings.TrimSpace(target)
+			if !path.IsAbs(target) {
+				target = path.Join(p, target)
+			}
+			return p, path.Clean(target), nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return "", "", err
+		}
+		if p == "/" || p == "." {
+			return "", "", fs.ErrNotExist
+		}
+	}
+}
+
+// indexPaths are the paths the index of the git folder tracks, each once.
+func (e *Env) indexPaths(gitDir string) ([]string, error) {
+	if reader, ok := e.fs().(FileReader); ok {
+		if cfg, err := reader.ReadFile(path.Join(gitDir, "config")); err == nil &&
+			strings.Contains(strings.ToLower(string(cfg)), "sha256") {
+			return nil, errors.New("a SHA-256 repository, whose index regate does not read")
+		}
+	}
+	opener, ok := e.fs().(FileOpener)
+	if !ok {
+		return nil, errors.New("the file system cannot open the index")
+	}
+	f, err := opener.Open(path.Join(gitDir, "index"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no index yet: nothing is tracked
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var idx index.Index
+	if err := index.NewDecoder(bufio.NewReader(io.LimitReader(f, maxIndexBytes))).Decode(&idx); err != nil {
+		return nil, fmt.Errorf("the index does not decode: %v", err)
+	}
+	if limit := e.PathHint.limit(); len(idx.Entries) > limit {
+		return nil, fmt.Errorf("the index tracks more than %d paths", limit)
+	}
+	if err := e.spent.probe(len(idx.Entries)); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(idx.Entries))
+	for i, en := range idx.Entries {
+		if i > 0 && idx.Entries[i-1].Name == en.Name {
+			continue // another stage of a conflicted path
+		}
+		out = append(out, en.Name)
+	}
+	return out, nil
+}

@@ -1,0 +1,77 @@
+package runtime_test
+
+import (
+	"context"
+	"os/exec"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// TestHistoryReads: git log -p, git show and git diff without a pathspec
+// print what the repository's index and history hold (role history,
+// facts/history.go): under strict mode, in a repository that tracks a
+// denied .env, they ask (a deny capped at ask, as a recursive read's);
+// narrowed by a pathspec after --, or printing no contents (--stat,
+// --name-only, -s), or showing one blob, they are allowed, and so is every
+// one of them where the .env is only ignored, not tracked. Each row first
+// runs in real git and checks whether the secret is printed (git diff in
+// a clean work tree prints nothing, yet may: it asks).
+func TestHistoryReads(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	const rules = `"permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "allow", "*.env": "deny"}}`
+	tracked := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env && git commit -qam two`)
+	ignored := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo .env > .gitignore && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go && git commit -qam two`)
+	for _, c := range []struct {
+		repo          string
+		cmd           string
+		prints        bool
+		strict, plain string
+	}{
+		{tracked, "git log -p", true, "ask", "allow"},
+		{tracked, "git log -p --stat", true, "ask", "allow"},
+		{tracked, "git log -U1", true, "ask", "allow"},
+		{tracked, "git show", true, "ask", "allow"},
+		{tracked, "git show HEAD~1", true, "ask", "allow"},
+		{tracked, "git diff HEAD~1", true, "ask", "allow"},
+		{tracked, "git diff", false, "ask", "allow"}, // a clean work tree, but it may print .env
+		{tracked, "cd src && git log -p", true, "ask", "allow"},
+		{tracked, "git -C src log -p", true, "ask", "allow"},
+		// No contents, one blob, or a pathspec that leaves .env out.
+		{tracked, "git log --stat", false, "allow", "allow"},
+		{tracked, "git log --oneline", false, "allow", "allow"},
+		{tracked, "git show --stat", false, "allow", "allow"},
+		{tracked, "git show -s", false, "allow", "allow"},
+		{tracked, "git show --name-only HEAD~1", false, "allow", "allow"},
+		{tracked, "git show HEAD:src/a.go", false, "allow", "allow"},
+		{tracked, "git diff --name-only HEAD~1", false, "allow", "allow"},
+		{tracked, "git log -p -- src", false, "allow", "allow"},
+		{tracked, "git diff HEAD~1 -- src", false, "allow", "allow"},
+		// An ignored .env is in no index and no history.
+		{ignored, "git log -p", false, "allow", "allow"},
+		{ignored, "git show", false, "allow", "allow"},
+		{ignored, "git diff HEAD~1", false, "allow", "allow"},
+	} {
+		name := "tracked/"
+		if c.repo == ignored {
+			name = "ignored/"
+		}
+		t.Run(name+c.cmd, func(t *testing.T) {
+			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
+				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
+			}
+			call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
+			for _, m := range []struct{ policy, want string }{{`{"strict": true, ` + rules + `}`, c.strict}, {`{` + rules + `}`, c.plain}} {
+				e := newEngine(t, m.policy, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(c.repo), runtime.WithCacheSize(0))
+				if d, err := e.Decide(context.Background(), call); err != nil || string(d.Action) != m.want {
+					t.Errorf("%s: %s (%s, %v); want %s", m.policy[:16], d.Action, d.Matched, err, m.want)
+				}
+			}
+		})
+	}
+}
