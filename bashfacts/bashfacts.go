@@ -183,6 +183,10 @@ type Token struct {
 	// Filters narrow what a recursive read of the token's folder reads
 	// (grep --include, --exclude, --exclude-dir); nil when none.
 	Filters *Filters `json:"filters,omitempty"`
+	// Pathspecs narrow a history read (role history) to the tracked paths
+	// they match, as git matches them: the operands after "--" of git log
+	// -p, git show or git diff, when one of them is a glob.
+	Pathspecs []string `json:"pathspecs,omitempty"`
 	// Into lists, for a write target of cp, mv, install or ln, the base
 	// names of the command's other paths: when the target is a folder, the
 	// files written are these names inside it.

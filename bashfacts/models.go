@@ -339,7 +339,8 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 	}
 	for _, d := range m.res.Defaults {
 		w.strictToken(d.Value, program, TokenArgument, m.sc)
-		w.out.Tokens[len(w.out.Tokens)-1].Role = d.Role
+		t := &w.out.Tokens[len(w.out.Tokens)-1]
+		t.Role, t.Pathspecs = d.Role, d.Pathspecs
 	}
 }
 
@@ -427,6 +428,11 @@ func (m *modelRead) afterDashDash(k int) bool {
 func (m *modelRead) pathspecReason() string {
 	if m.prog != "git" || m.noIndexDiff() {
 		return ""
+	}
+	for _, d := range m.res.Defaults {
+		if d.Pathspecs != nil {
+			return "" // the history read matches them against the index
+		}
 	}
 	for k, wd := range m.res.Words {
 		switch wd.Role {

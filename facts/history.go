@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"mvdan.cc/sh/v3/pattern"
 
 	"github.com/regate/regate/bashfacts"
 )
@@ -79,9 +81,15 @@ func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
 	if f.Err != "" {
 		return floor(f.Err)
 	}
+	match, err := pathspecMatcher(t.Pathspecs, root, dir)
+	if err != nil {
+		return floor(err.Error())
+	}
 	w := treeWalk{env: e, folder: f.groups()}
 	for _, name := range names {
-		w.add(name, dir, false) // a link's entry holds the link's text, not its target's
+		if match(name) {
+			w.add(name, dir, false) // a link's entry holds the link's text, not its target's
+		}
 	}
 	if len(w.groups) == 0 {
 		return nil
@@ -164,4 +172,51 @@ func (e *Env) indexPaths(gitDir string) ([]string, error) {
 		out = append(out, en.Name)
 	}
 	return out, nil
+}
+
+// pathspecMatcher reports which tracked paths (relative to the work tree's
+// root) the pathspecs match as git matches them, relative to dir: a
+// literal one names a path or a folder above paths, a glob one is matched
+// against the whole path with * and ? crossing "/" (git's wildmatch
+// without WM_PATHNAME, done by mvdan.cc/sh/v3/pattern). No pathspecs
+// match everything.
+func pathspecMatcher(specs []string, root, dir string) (func(string) bool, error) {
+	if len(specs) == 0 {
+		return func(string) bool { return true }, nil
+	}
+	prefix := ""
+	if rel, ok := strings.CutPrefix(path.Clean(dir), path.Clean(root)); ok {
+		prefix = strings.TrimPrefix(rel, "/")
+	}
+	var literals []string
+	var globs []*regexp.Regexp
+	for _, s := range specs {
+		full := path.Clean(path.Join(prefix, s))
+		if !strings.ContainsAny(s, "*?[") {
+			literals = append(literals, full)
+			continue
+		}
+		expr, err := pattern.Regexp(path.Join(prefix, s), pattern.EntireString)
+		if err != nil {
+			return nil, fmt.Errorf("the pathspec %s is not a pattern regate reads: %v", s, err)
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, fmt.Errorf("the pathspec %s is not a pattern regate reads: %v", s, err)
+		}
+		globs = append(globs, re)
+	}
+	return func(name string) bool {
+		for _, l := range literals {
+			if l == "." || name == l || strings.HasPrefix(name, l+"/") {
+				return true
+			}
+		}
+		for _, re := range globs {
+			if re.MatchString(name) {
+				return true
+			}
+		}
+		return false
+	}, nil
 }

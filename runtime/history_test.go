@@ -25,6 +25,8 @@ func TestHistoryReads(t *testing.T) {
 	const rules = `"permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "allow", "*.env": "deny"}}`
 	tracked := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
 git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env && git commit -qam two`)
+	dirty := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env`)
 	ignored := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo .env > .gitignore && echo 'package a' > src/a.go &&
 git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go && git commit -qam two`)
 	for _, c := range []struct {
@@ -52,15 +54,19 @@ git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go &
 		{tracked, "git diff --name-only HEAD~1", false, "allow", "allow"},
 		{tracked, "git log -p -- src", false, "allow", "allow"},
 		{tracked, "git diff HEAD~1 -- src", false, "allow", "allow"},
+		// A glob pathspec of git diff (the work tree against the index) is
+		// matched against the paths the index tracks; with a revision it
+		// may reach paths the index no longer holds, and asks.
+		{dirty, "git diff -- '*.go'", false, "allow", "allow"},
+		{dirty, "git diff -- '.en?'", true, "ask", "allow"},
+		{dirty, "git diff", true, "ask", "allow"},
+		{tracked, "git diff HEAD~1 -- '*.go'", false, "ask", "allow"},
 		// An ignored .env is in no index and no history.
 		{ignored, "git log -p", false, "allow", "allow"},
 		{ignored, "git show", false, "allow", "allow"},
 		{ignored, "git diff HEAD~1", false, "allow", "allow"},
 	} {
-		name := "tracked/"
-		if c.repo == ignored {
-			name = "ignored/"
-		}
+		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/"}[c.repo]
 		t.Run(name+c.cmd, func(t *testing.T) {
 			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
 				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)

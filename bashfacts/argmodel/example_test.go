@@ -39,7 +39,7 @@ func ExampleParse() {
 	fmt.Println("a program without a model is not known:", argmodel.Parse("frob", literal("-x")).Known)
 	// Output:
 	// grep -rn --include=*.go TODO src: -rn=option --include=*.go=read(include filter) TODO=pattern src=tree defaults [] problem ""
-	// grep -r -e secret: -r=option -e=option secret=pattern defaults [{tree .}] problem ""
+	// grep -r -e secret: -r=option -e=option secret=pattern defaults [{tree . []}] problem ""
 	// grep --frobnicate x y: --frobnicate= x= y= defaults [] problem "grep: the option --frobnicate is not in regate's model of grep"
 	// a program without a model is not known: false
 }

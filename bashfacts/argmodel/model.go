@@ -112,6 +112,12 @@ type Program struct {
 	// hold (role history) unless a pathspec narrows them. It reads as the
 	// operand "." in that role.
 	Whole             []*Cond `json:"whole,omitempty"`
+	// WholeNarrows says when glob pathspecs after "--" narrow the whole
+	// read instead of asking: when its modes hold and no operand comes
+	// before "--" (git diff: the work tree against the index, whose paths
+	// are all the read can meet; a revision or --cached reaches paths the
+	// index may no longer hold).
+	WholeNarrows *Cond `json:"whole_narrows,omitempty"`
 	DefaultSubcommand string  `json:"default_subcommand,omitempty"`
 
 	// Built by compile.

@@ -42,6 +42,9 @@ type Word struct {
 // searches "."), with its role.
 type Default struct {
 	Role, Value string
+	// Pathspecs narrow a history read (Program.Whole) to the paths they
+	// match: the operands after "--", when one of them is a glob.
+	Pathspecs []string
 }
 
 // Result is a command's arguments as the program's model reads them.
@@ -108,6 +111,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	ps.modes, ps.pending = ps.modes[:0], ps.pending[:0]
 	var operands []int
 	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
+	var pathspecs []Arg // the operands after "--"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !optionsDone {
@@ -176,31 +180,55 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			return
 		}
 		operands = append(operands, i)
-		narrowed = narrowed || dashDash
+		if dashDash {
+			narrowed = true
+			pathspecs = append(pathspecs, a)
+		}
 		if p.Stop {
 			optionsDone = true
 		}
 	}
 	if ps.finish(p) {
 		ps.operands(p, args, words, operands)
-		ps.whole(p, args, operands, narrowed)
+		ps.whole(p, args, operands, pathspecs, narrowed)
 	}
 }
 
 // whole adds what p reads as a whole (Program.Whole) when one of its
 // conditions holds and no operand after "--" narrows it, nor names only
-// blobs (git show HEAD:README.md prints that file alone).
-func (ps *parser) whole(p *Program, args []Arg, operands []int, narrowed bool) {
+// blobs (git show HEAD:README.md prints that file alone). Pathspecs after
+// "--" of which one is a glob (git diff -- '*.ts') narrow it instead where
+// Program.WholeNarrows allows: git matches them against every path it
+// tracks, which the history read gates (facts/history.go); one that is
+// magic (:(glob)…, :!…) does not, and is left to the caller's floor.
+func (ps *parser) whole(p *Program, args []Arg, operands []int, pathspecs []Arg, narrowed bool) {
 	blobs := len(operands) > 0
 	for _, i := range operands {
 		blobs = blobs && strings.Contains(args[i].Text, ":")
 	}
-	if narrowed || blobs {
+	var specs []string
+	if narrowed {
+		c := p.WholeNarrows
+		if c == nil || !ps.holds(c.If, c.Unless) || len(operands) > len(pathspecs) {
+			return // a revision or the index's own history: left to the pathspec floor
+		}
+		glob := false
+		for _, a := range pathspecs {
+			if a.Dynamic || strings.HasPrefix(a.Text, ":") {
+				return
+			}
+			glob = glob || (!a.Glob && strings.ContainsAny(a.Text, "*?["))
+			specs = append(specs, a.Text)
+		}
+		if !glob {
+			return
+		}
+	} else if blobs {
 		return
 	}
 	for _, c := range p.Whole {
 		if ps.holds(c.If, c.Unless) {
-			ps.r.Defaults = append(ps.r.Defaults, Default{Role: c.Role, Value: "."})
+			ps.r.Defaults = append(ps.r.Defaults, Default{Role: c.Role, Value: ".", Pathspecs: specs})
 			return
 		}
 	}
