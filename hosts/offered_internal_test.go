@@ -61,7 +61,8 @@ func offeredFixtures(t *testing.T) map[string]releasewatch.Fixture {
 	return out
 }
 
-// unlistedOffered are the tools of f that known does not list.
+// unlistedOffered are the tools of f that known does not list, each with
+// its fields (the offered-tool and the Pi release watches).
 func unlistedOffered(f releasewatch.Fixture, known []string) []string {
 	var out []string
 	for name, fields := range f {
