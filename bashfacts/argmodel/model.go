@@ -39,10 +39,10 @@ const (
 	// reads from its index and history (git log -p, git show, git diff
 	// without a pathspec: Program.Whole).
 	History = "history"
-	Code     = "code"
-	URL      = "url"
-	String   = "string"
-	Value    = "value"
+	Code    = "code"
+	URL     = "url"
+	String  = "string"
+	Value   = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -100,25 +100,25 @@ type Program struct {
 	Operands      []*Slot    `json:"operands,omitempty"`
 	Subcommands   []*Program `json:"subcommands,omitempty"`
 
-	AssignmentsFloor  string  `json:"assignments_floor,omitempty"`
-	OldBundle         bool    `json:"old_bundle,omitempty"`
-	ShortPairs        bool    `json:"short_pairs,omitempty"`
-	ShortEquals       bool    `json:"short_equals,omitempty"`
-	Negate            bool    `json:"negate,omitempty"`
-	Floors            []*Cond `json:"floors,omitempty"`
+	AssignmentsFloor string  `json:"assignments_floor,omitempty"`
+	OldBundle        bool    `json:"old_bundle,omitempty"`
+	ShortPairs       bool    `json:"short_pairs,omitempty"`
+	ShortEquals      bool    `json:"short_equals,omitempty"`
+	Negate           bool    `json:"negate,omitempty"`
+	Floors           []*Cond `json:"floors,omitempty"`
 	// Whole names what the program reads as a whole, beside its operands,
 	// when a Cond's modes hold and no operand follows "--": git log -p,
 	// git show and git diff print what the repository's index and history
 	// hold (role history) unless a pathspec narrows them. It reads as the
 	// operand "." in that role.
-	Whole             []*Cond `json:"whole,omitempty"`
+	Whole []*Cond `json:"whole,omitempty"`
 	// WholeNarrows says when glob pathspecs after "--" narrow the whole
 	// read instead of asking: when its modes hold and no operand comes
 	// before "--" (git diff: the work tree against the index, whose paths
 	// are all the read can meet; a revision or --cached reaches paths the
 	// index may no longer hold).
-	WholeNarrows *Cond `json:"whole_narrows,omitempty"`
-	DefaultSubcommand string  `json:"default_subcommand,omitempty"`
+	WholeNarrows      *Cond  `json:"whole_narrows,omitempty"`
+	DefaultSubcommand string `json:"default_subcommand,omitempty"`
 
 	// Built by compile.
 	short      map[byte]*Opt
