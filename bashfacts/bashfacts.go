@@ -187,6 +187,9 @@ type Token struct {
 	// they match, as git matches them: the operands after "--" of git log
 	// -p, git show or git diff, when one of them is a glob.
 	Pathspecs []string `json:"pathspecs,omitempty"`
+	// Listing is set for a word that is $(git ls-files …): the paths it
+	// stands for are the index's (listing.go), read by facts.
+	Listing *Listing `json:"listing,omitempty"`
 	// Into lists, for a write target of cp, mv, install or ln, the base
 	// names of the command's other paths: when the target is a folder, the
 	// files written are these names inside it.

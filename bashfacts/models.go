@@ -72,6 +72,10 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				// $f of for f in *.go: the paths the glob matches, as the
 				// glob written in its place would be.
 				args = append(args, argmodel.Arg{Text: unescapeGlob(sp.values[0]), Glob: hasGlobMeta(sp.values[0])})
+			} else if _, ok := w.gitListing(word); ok {
+				// $(git ls-files …): tracked paths, several words or none,
+				// none of them an option (facts asks if one would be).
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, Glob: true})
 			} else {
 				if st == substKnown {
 					// One of several values: the model reads the word's

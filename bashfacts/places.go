@@ -290,6 +290,12 @@ func (w *walker) dynamicOperand(word *syntax.Word, skip int, sc scope) int {
 	if skip > 0 {
 		return skip - 1
 	}
+	if l, ok := w.gitListing(word); ok {
+		w.token(text, word, TokenArgument, false, sc)
+		t := &w.out.Tokens[len(w.out.Tokens)-1]
+		t.StrictOnly, t.Pattern, t.Glob, t.Listing = true, false, "", l
+		return skip
+	}
 	if w.substitutedToken(word, TokenArgument, sc) {
 		return skip
 	}

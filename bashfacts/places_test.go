@@ -53,6 +53,11 @@ func TestPlaces(t *testing.T) {
 		{`for f in {a,b}*.go; do cat "$f"; done`, []string{"argument $f su"}},
 		{`for f; do cat "$f"; done`, []string{"argument $f su"}},
 		{`for f in $(ls); do cat "$f"; done`, []string{"argument $f su"}},
+		// $(git ls-files …) is a listing facts reads from the index.
+		{`wc -l $(git ls-files '*.go')`, []string{"argument $(git ls-files '*.go') s listing=*.go", "argument ls-files bare", "argument *.go bare"}},
+		{`wc -l $(git ls-files --cached -- src)`, []string{"argument $(git ls-files --cached -- src) s listing=src", "argument ls-files bare", "argument src bare"}},
+		{`wc -l $(git ls-files -o)`, []string{"argument $(git ls-files -o) su", "argument ls-files bare"}},
+		{`wc -l "$(git ls-files)"`, []string{"argument $(git ls-files) su", "argument ls-files bare"}},
 		{"read -r X; cat $X", []string{"argument X bare", "argument $X su"}},
 		{"declare -l X=.ENV; cat $X", []string{"argument $X su"}},
 		{"export X=.env; cat $X", []string{"argument .env s"}},
@@ -103,6 +108,9 @@ func describe(t bashfacts.Token) string {
 	}
 	if t.Split {
 		s += " split"
+	}
+	if t.Listing != nil {
+		s += " listing=" + strings.Join(t.Listing.Pathspecs, ",")
 	}
 	switch {
 	case t.Dir.Unknown:

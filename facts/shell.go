@@ -160,6 +160,9 @@ func (e *Env) tokenCheck(t bashfacts.Token, base string) (Check, Forms, bool) {
 // strict mode adds: its directory spelling, or, for a glob, what the glob
 // matches.
 func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []Check {
+	if t.Listing != nil {
+		return append(out, e.listingChecks(t, base)...)
+	}
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
 	if t.SpecOnly && ok && t.Role == argmodel.Stat {

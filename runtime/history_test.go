@@ -81,3 +81,46 @@ git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go &
 		})
 	}
 }
+
+// TestGitListings: $(git ls-files PATHSPEC…) is the tracked paths the
+// pathspecs match (bashfacts/listing.go, facts/listing.go): wc -l of the
+// Go files is allowed under strict mode, cat of every tracked path asks
+// where the index tracks .env (and is allowed where .env is only ignored),
+// a path bash would split asks, ls -l only names them, and an ls-files
+// option regate does not model asks. Each row runs in real bash first.
+func TestGitListings(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	const rules = `"permission": {"*": "ask", "bash": {"*": "allow"}, "path": {"*": "allow", "*.env": "deny"}}`
+	tracked := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`)
+	ignored := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo .env > .gitignore && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`)
+	spaced := gitFixture(t, `echo 'TOKEN=SECRET' > .env && echo x > 'notes .env' && echo .env > .gitignore &&
+git init -q && git add -A && git commit -qm one`)
+	for _, c := range []struct {
+		name, repo, cmd string
+		prints          bool
+		want            string
+	}{
+		{"tracked", tracked, "wc -l $(git ls-files '*.go')", false, "allow"},
+		{"tracked", tracked, "cd src && wc -l $(git ls-files)", false, "allow"},
+		{"tracked", tracked, "cat $(git ls-files)", true, "ask"},
+		{"tracked", tracked, "ls -l $(git ls-files)", false, "allow"},
+		{"tracked", tracked, "wc -l $(git ls-files -o --exclude-standard)", false, "ask"},
+		{"ignored", ignored, "cat $(git ls-files)", false, "allow"},
+		{"spaced", spaced, "cat $(git ls-files) 2>/dev/null; true", true, "ask"}, // notes .env is notes and .env
+	} {
+		t.Run(c.name+"/"+c.cmd, func(t *testing.T) {
+			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
+				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
+			}
+			e := newEngine(t, `{"strict": true, `+rules+`}`, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(c.repo), runtime.WithCacheSize(0))
+			call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
+			if d, err := e.Decide(context.Background(), call); err != nil || string(d.Action) != c.want {
+				t.Errorf("%s (%s, %v); want %s", d.Action, d.Matched, err, c.want)
+			}
+		})
+	}
+}
