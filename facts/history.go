@@ -196,6 +196,7 @@ func pathspecMatcher(specs []string, root, dir string) (func(string) bool, error
 			literals = append(literals, full)
 			continue
 		}
+		literals = append(literals, full) // git matches a glob as written too (d[1].txt)
 		expr, err := pattern.Regexp(path.Join(prefix, s), pattern.EntireString)
 		if err != nil {
 			return nil, fmt.Errorf("the pathspec %s is not a pattern regate reads: %v", s, err)
