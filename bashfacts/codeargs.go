@@ -54,9 +54,12 @@ func codeArgument(prog string, args []string) string {
 	case "rg":
 		return why(has(func(a string) bool { return a == "--pre" || strings.HasPrefix(a, "--pre=") }), "runs a preprocessor command")
 	case "find":
+		_, followed := findDeletes(args) // a deletion regate follows (finddelete.go)
 		return why(has(func(a string) bool {
 			switch a {
-			case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+			case "-delete":
+				return !followed
+			case "-fprint", "-fprint0", "-fprintf", "-fls":
 				return true
 			}
 			return false

@@ -212,6 +212,10 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		model.addMissing(words[0])
 		model.attachFilters(w.out.Tokens[from:])
 		attachInto(prog, w.out.Tokens[from:])
+		if prog == "find" {
+			start := Token{Pos: w.pos(words[0].Pos()), Kind: TokenArgument, Dir: sc.dir}
+			w.out.Tokens = append(w.out.Tokens[:from], w.markDeletes(args, w.out.Tokens[from:], start)...)
+		}
 	}
 	if inside {
 		// git -C DIR: the subcommand's paths are DIR's, as after cd DIR.

@@ -31,6 +31,11 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	case ListTreeRole:
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
+	case argmodel.TreeDelete:
+		// What find … -delete deletes below the folder: its entries on the
+		// path and write surfaces (tree.go).
+		dir, _ := e.effectiveDir(t.Dir, base)
+		return append(out, e.treeChecks(t, dir, t.Role)...)
 	case argmodel.History:
 		// What git prints from the repository's index and history
 		// (history.go); the folder itself is not read.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/regate/regate/bashfacts"
+	"github.com/regate/regate/bashfacts/argmodel"
 )
 
 // Recursive reads (docs/strict.md). grep -r, rg, cp -r, tar -c and zip -r
@@ -119,9 +120,10 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 		return nil
 	}
 	folder := f.groups()
+	deletes := role == argmodel.TreeDelete
 	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole,
 		trackedOnly: role == TreeTrackedRole || role == searchRole, skipVCS: role == searchRole,
-		filter: compileFilters(t.Filters)}
+		filter: compileFilters(t.Filters), every: deletes}
 	// The program reads the folder the kernel opens (/dev/fd/../cwd is
 	// the working directory, keys/.. the parent of the link's target).
 	root := f.Canonical[0]
@@ -131,6 +133,14 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	err := w.walk(root, dir)
 	var out []Check
 	switch {
+	case len(w.groups) > 0 && deletes:
+		// Deleted: on the write surface too, where the path hint does not
+		// reach (the write rules are not the path rules), so every entry
+		// the walk finds is kept.
+		for _, s := range []string{"path", "write"} {
+			out = append(out, Check{Surface: s, Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
+				StrictOnly: true, Within: t.Value})
+		}
 	case len(w.groups) > 0:
 		out = append(out, Check{Surface: "path", Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
 			StrictOnly: true, Within: t.Value})
@@ -165,8 +175,20 @@ type treeWalk struct {
 	trackedOnly bool
 	// skipVCS: the version-control folders (vcsDirs) are not read.
 	skipVCS bool
+	// every: keep every entry, whatever the path hint says (a deletion's
+	// entries meet the write rules, which the hint does not cover), within
+	// maxTreeEntries.
+	every   bool
 	groups  [][]string // one group (two, through a link) per path found
 	linkErr string     // the first link inside that could not be resolved
+}
+
+// limit is how many entries the walk may visit.
+func (w *treeWalk) limit() int {
+	if w.every {
+		return maxTreeEntries
+	}
+	return w.env.PathHint.limit()
 }
 
 // treeDir is a folder still to list: its path below the walk's root and
@@ -211,8 +233,8 @@ func (w *treeWalk) walk(root, dir string) error {
 			if ignored(ignores, rel, ent.dir) || !w.filter.reads(ent.name, ent.dir) {
 				continue
 			}
-			if entries++; entries > w.env.PathHint.limit() {
-				return fmt.Errorf("the folder holds more than %d entries", w.env.PathHint.limit())
+			if entries++; entries > w.limit() {
+				return fmt.Errorf("the folder holds more than %d entries", w.limit())
 			}
 			if !w.foldersOnly || ent.dir {
 				w.add(rel, dir, ent.link)
@@ -258,7 +280,7 @@ func (w *treeWalk) add(rel, dir string, link bool) {
 			}
 		}
 	}
-	if !w.env.PathHint.keeps(w.groups[first:]) {
+	if !w.every && !w.env.PathHint.keeps(w.groups[first:]) {
 		w.groups = w.groups[:first] // no rule but an allow can meet it
 	}
 }

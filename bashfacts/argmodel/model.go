@@ -39,10 +39,13 @@ const (
 	// reads from its index and history (git log -p, git show, git diff
 	// without a pathspec: Program.Whole).
 	History = "history"
-	Code    = "code"
-	URL     = "url"
-	String  = "string"
-	Value   = "value"
+	// TreeDelete is a folder whose entries a program deletes (find …
+	// -delete, read by bashfacts: its -name patterns are the filters).
+	TreeDelete = "tree-delete"
+	Code       = "code"
+	URL        = "url"
+	String     = "string"
+	Value      = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -52,14 +55,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History, TreeDelete:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
