@@ -21,8 +21,8 @@ import (
 // regate follows, and whether it does.
 func findDeletes(args []string) ([]string, bool) {
 	i := 0
-	for i < len(args) && (args[i] == "-H" || args[i] == "-L" || args[i] == "-P" || strings.HasPrefix(args[i], "-O")) {
-		i++
+	for i < len(args) && (args[i] == "-P" || strings.HasPrefix(args[i], "-O")) {
+		i++ // -H and -L follow links, which the walk does not: they keep the floor
 	}
 	for i < len(args) && !strings.HasPrefix(args[i], "-") && args[i] != "(" && args[i] != "!" {
 		i++ // a start point

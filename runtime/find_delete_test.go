@@ -38,6 +38,7 @@ func TestFindDeletes(t *testing.T) {
 		{"find . -name '*.lock' -delete", []string{"deps.lock"}, "allow", "ask"}, // the default denies writing a lock file: capped at ask
 		{"find . -delete -name '*.orig'", files, "ask", "ask"},                   // -delete first deletes everything
 		{"find . -name '*.orig' -o -name '*.go' -delete", []string{"src/main.go"}, "ask", "ask"},
+		{"find -L . -name '*.orig' -delete", []string{"a.orig", "src/b.orig"}, "ask", "ask"}, // follows links the walk does not
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			if bash, err := exec.LookPath("bash"); err == nil {
