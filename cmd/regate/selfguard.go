@@ -74,6 +74,11 @@ func (f *ruleFlags) guarded(in compiler.Input, stateRoot string, logDirs []strin
 	if root, err := statedir.DefaultRoot(); err == nil {
 		state(root)
 	}
+	if f.home != "" {
+		// Compiled for another home (regate bundle --home): that user's
+		// state folder, where its own regate keeps its key.
+		state(filepath.Join(f.home, ".cache", "regate"))
+	}
 	state(stateRoot)
 	place(filepath.Join(home, ".local", "state", "regate"), "regate's log folder", true)
 	for _, d := range logDirs {

@@ -51,6 +51,8 @@ func TestSelfFloorGuardsTheFilesInUse(t *testing.T) {
 		{filepath.Join(dir, "home", ".claude", "settings.json"), "Claude Code's user settings"},
 		{filepath.Join(dir, "work", ".gemini", "settings.json"), "Gemini CLI's project settings"},
 		{filepath.Join(dir, "home", ".pi", "agent", "system-prompts", "config.json"), "prompt profiles"},
+		// --home names another user's home: that user's state folder too.
+		{filepath.Join(dir, "home", ".cache", "regate", "key"), "the key that signs"},
 		{filepath.Join(dir, "work", "notes.txt"), ""},
 	} {
 		call, _ := json.Marshal(map[string]any{"tool": "bash", "input": map[string]any{"command": "echo x > '" + c.path + "'"}})
