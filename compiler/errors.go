@@ -44,6 +44,7 @@ const (
 	CodePatternTooLong   = "pattern_too_long"
 	CodeTooManyRules     = "too_many_rules"
 	CodeMCPServerForm    = "mcp_server_form"
+	CodePathForm         = "path_form"
 	// The precedence lint (lint.go, WithPrecedenceLint): warnings only.
 	CodeOutrankedDeny       = "outranked_deny"
 	CodeOrderDecides        = "order_decides"

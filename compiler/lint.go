@@ -68,6 +68,7 @@ type mapLint struct {
 // lintPermission lints every pattern map of p.
 func lintPermission(p *Permission, home string, b *budget, d *diags) {
 	lintMCPServers(p, d)
+	lintPathForms(p, home, d)
 	for _, s := range p.Surfaces {
 		if len(s.Rules) < 2 {
 			continue

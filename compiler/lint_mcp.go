@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"path"
 	"strings"
 )
 
@@ -59,6 +60,33 @@ func lintMCPServers(p *Permission, d *diags) {
 				d.Warnf(r.Pos, CodeMCPServerForm,
 					"the MCP server %q of %q is not sent by every host as written: %s; the rule matches that form as well (and so a server configured under it)",
 					server, r.Pattern, strings.Join(notes, ", "))
+			}
+		}
+	}
+}
+
+// pathSurfaces are the surfaces whose values are paths.
+var pathSurfaces = map[string]bool{"path": true, "read": true, "write": true, "edit": true}
+
+// lintPathForms warns about a path rule that can never match: regate
+// matches paths in their clean form (no "." or empty components, ".."
+// resolved against what precedes it), so "./sub/.env" or "/tmp//x" meets
+// nothing, and a rule meant to deny protects nothing. A trailing "/" is a
+// folder's own spelling and stays.
+func lintPathForms(p *Permission, home string, d *diags) {
+	for _, s := range p.Surfaces {
+		if !pathSurfaces[s.Name] {
+			continue
+		}
+		for _, r := range s.Rules {
+			e := strings.TrimSuffix(ExpandHome(r.Pattern, home), "/")
+			if !strings.Contains(e, "/") {
+				continue
+			}
+			if clean := path.Clean(e); clean != e {
+				d.Warnf(r.Pos, CodePathForm,
+					"the pattern %q never matches: regate matches paths in their clean form, so it meets none; write %q",
+					r.Pattern, clean)
 			}
 		}
 	}

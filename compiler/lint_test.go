@@ -35,6 +35,11 @@ var lintCases = []struct {
 		want:       []string{`1:25 mcp_server_form the MCP server "my.srv"`, `Claude Code sends it as "my_srv", Pi sends it as "my_srv"`},
 	},
 	{
+		name:       "a path rule that is not in clean form",
+		permission: `{"path": {"*": "allow", "./sub/.env": "deny", "keys/": "deny", "../other/*": "ask"}}`,
+		want:       []string{`1:40 path_form the pattern "./sub/.env" never matches`, `write "sub/.env"`},
+	},
+	{
 		name:       "MCP servers every host sends as written",
 		permission: `{"mcp": {"github:*": "allow", "dev_radius:*": "deny", "dev-*": "ask"}}`,
 	},
@@ -124,7 +129,7 @@ func lint(t *testing.T, in compiler.Input, home string) []string {
 	var got []string
 	for _, d := range out.Diagnostics {
 		switch d.Code {
-		case compiler.CodeOutrankedDeny, compiler.CodeOrderDecides, compiler.CodePrecedenceUnchecked, compiler.CodeMCPServerForm:
+		case compiler.CodeOutrankedDeny, compiler.CodeOrderDecides, compiler.CodePrecedenceUnchecked, compiler.CodeMCPServerForm, compiler.CodePathForm:
 			if d.Severity != compiler.SeverityWarning {
 				t.Errorf("%s is %s, want a warning", d, d.Severity)
 			}
