@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 )
 
 // The .gitignore files a program such as ripgrep honours (the "tree-visible"
@@ -36,7 +37,7 @@ type FileReader interface {
 
 // ReadFile reads a file of the host, up to a bound past which it fails.
 func (OSFS) ReadFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return nil, err
 	}
@@ -154,4 +155,21 @@ func matchEach(globs, comps []string) bool {
 		}
 	}
 	return true
+}
+
+// openRegular opens a regular file of the host for reading, and fails on
+// anything else: a fifo or a device planted where a .gitignore or a git
+// index is expected would block the read, and with it the decision. The
+// file is opened without blocking and checked once open, so that it cannot
+// be swapped for a fifo in between.
+func openRegular(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+	}
+	return f, nil
 }

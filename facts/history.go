@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -42,8 +41,8 @@ type FileOpener interface {
 	Open(name string) (io.ReadCloser, error)
 }
 
-// Open opens a file of the host.
-func (OSFS) Open(name string) (io.ReadCloser, error) { return os.Open(name) }
+// Open opens a regular file of the host (openRegular).
+func (OSFS) Open(name string) (io.ReadCloser, error) { return openRegular(name) }
 
 // Open opens a file of the map, whose value is "file:CONTENT".
 func (m MapFS) Open(name string) (io.ReadCloser, error) {
@@ -146,10 +145,19 @@ func (e *Env) indexPaths(gitDir string) ([]string, error) {
 	if !ok {
 		return nil, errors.New("the file system cannot open the index")
 	}
-	f, err := opener.Open(path.Join(gitDir, "index"))
-	if errors.Is(err, fs.ErrNotExist) {
+	name := path.Join(gitDir, "index")
+	mode, err := e.lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil // no index yet: nothing is tracked
+	case err != nil:
+		return nil, err
+	case !mode.IsRegular():
+		// A fifo would block the read, a link leads elsewhere: git's own
+		// index is a regular file.
+		return nil, errors.New("the index is not a regular file")
 	}
+	f, err := opener.Open(name)
 	if err != nil {
 		return nil, err
 	}

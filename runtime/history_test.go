@@ -29,6 +29,13 @@ git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env &
 git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env`)
 	ignored := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo .env > .gitignore && echo 'package a' > src/a.go &&
 git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go && git commit -qam two`)
+	// An index that is a fifo would block a reader: regate asks instead.
+	fifo := gitFixture(t, `echo 'package a' > a.go && git init -q && git add -A && git commit -qm one && rm .git/index && mkfifo .git/index`)
+	call := facts.Call{Tool: "bash", Input: map[string]any{"command": "git log -p"}}
+	e := newEngine(t, `{"strict": true, `+rules+`}`, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(fifo), runtime.WithCacheSize(0))
+	if d, err := e.Decide(context.Background(), call); err != nil || d.Action != "ask" {
+		t.Errorf("git log -p with a fifo for an index: %s (%s, %v); want ask", d.Action, d.Matched, err)
+	}
 	for _, c := range []struct {
 		repo          string
 		cmd           string
