@@ -65,35 +65,50 @@ func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
 	if dir == "" {
 		return floor("a cd to an unknown place came before it")
 	}
-	root, gitDir, err := e.repository(dir)
+	_, names, folder, err := e.trackedPaths(dir, t.Pathspecs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil // not in a repository: git fails
 	case err != nil:
 		return floor(err.Error())
 	}
-	names, err := e.indexPaths(gitDir)
-	if err != nil {
-		return floor(err.Error())
-	}
-	f := e.PathForms(root, dir)
-	if f.Err != "" {
-		return floor(f.Err)
-	}
-	match, err := pathspecMatcher(t.Pathspecs, root, dir)
-	if err != nil {
-		return floor(err.Error())
-	}
-	w := treeWalk{env: e, folder: f.groups()}
+	w := treeWalk{env: e, folder: folder}
 	for _, name := range names {
-		if match(name) {
-			w.add(name, dir, false) // a link's entry holds the link's text, not its target's
-		}
+		w.add(name, dir, false) // a link's entry holds the link's text, not its target's
 	}
 	if len(w.groups) == 0 {
 		return nil
 	}
 	return []Check{{Surface: "path", Value: t.Value, Forms: w.groups, At: at, StrictOnly: true, Within: t.Value}}
+}
+
+// trackedPaths are the paths the index of the repository holding dir
+// tracks that specs match (pathspecMatcher), relative to the work tree's
+// root, and the spelling groups of that root; fs.ErrNotExist when dir is
+// in no repository.
+func (e *Env) trackedPaths(dir string, specs []string) (root string, names []string, folder [][]string, err error) {
+	root, gitDir, err := e.repository(dir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	all, err := e.indexPaths(gitDir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	match, err := pathspecMatcher(specs, root, dir)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	f := e.PathForms(root, dir)
+	if f.Err != "" {
+		return "", nil, nil, errors.New(f.Err)
+	}
+	for _, name := range all {
+		if match(name) {
+			names = append(names, name)
+		}
+	}
+	return root, names, f.groups(), nil
 }
 
 // repository finds the repository that holds dir: its work tree's root and

@@ -35,34 +35,19 @@ func (e *Env) listingChecks(t bashfacts.Token, base string) []Check {
 	if !known {
 		return floor("a cd to an unknown place came before it")
 	}
-	root, gitDir, err := e.repository(dir)
+	specs := t.Listing.Pathspecs
+	if len(specs) == 0 {
+		specs = []string{"."} // git ls-files lists the working directory's paths
+	}
+	root, names, folder, err := e.trackedPaths(dir, specs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil // not in a repository: git lists nothing
 	case err != nil:
 		return floor(err.Error())
 	}
-	names, err := e.indexPaths(gitDir)
-	if err != nil {
-		return floor(err.Error())
-	}
-	specs := t.Listing.Pathspecs
-	if len(specs) == 0 {
-		specs = []string{"."} // git ls-files lists the working directory's paths
-	}
-	match, err := pathspecMatcher(specs, root, dir)
-	if err != nil {
-		return floor(err.Error())
-	}
-	f := e.PathForms(root, dir)
-	if f.Err != "" {
-		return floor(f.Err)
-	}
-	w := treeWalk{env: e, folder: f.groups()}
+	w := treeWalk{env: e, folder: folder}
 	for _, name := range names {
-		if !match(name) {
-			continue
-		}
 		word := lsFilesWord(path.Join(root, name), dir)
 		if strings.ContainsAny(word, " \t\n*?[") || strings.HasPrefix(word, "-") {
 			return floor("it lists " + word + ", which bash splits, globs again or passes as an option")
