@@ -406,9 +406,11 @@ func (e *Engine) Response(ctx context.Context, call facts.Call) (map[string]any,
 // produced, sparing the conversion to Go maps.
 func evalTerm(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Object, error) {
 	cancel, stop := watch(ctx)
+	caches := evalCaches.Get().(*evalCache)
 	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepTerm), rego.EvalMetrics(noMetrics),
-		rego.EvalExternalCancel(cancel))
+		rego.EvalExternalCancel(cancel), rego.EvalVirtualCache(caches.rules), rego.EvalBaseCache(&caches.data))
 	stop()
+	caches.release()
 	if err == nil {
 		// A context cancelled as the evaluation ended is still no decision.
 		err = ctx.Err()
@@ -589,6 +591,9 @@ func (b *docBuilder) term(v ast.Value) *ast.Term {
 func (b *docBuilder) str(s string) *ast.Term {
 	if t, ok := terms[s]; ok {
 		return t
+	}
+	if len(s) <= maxRecentString {
+		return recentString(s)
 	}
 	return b.term(ast.String(s))
 }

@@ -1,6 +1,11 @@
 package runtime
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"hash/maphash"
+	"sync/atomic"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // terms are the input document's keys and its common values, built once
 // (and never changed) so that building a document allocates no key.
@@ -10,7 +15,7 @@ var terms = func() map[string]*ast.Term {
 		"tool", "unregistered", "checks", "session", "approvals", "agent", "floor", "ask",
 		"surface", "value", "forms", "keys", "origin", "at", "error", "wrapper", "unparseable",
 		"reason", "strict", "malformed", "within", "role", "bare", "strict_only", "spec_only",
-		"opaque", "indirection", "read", "keyspec", "",
+		"opaque", "indirection", "read", "keyspec", "", "plain", "any_keys",
 		// the surfaces of the built-in tools
 		"bash", "path", "write", "edit", "mcp", "skill", "task", "find", "grep", "ls", "glob", "list",
 	} {
@@ -44,4 +49,31 @@ func get(o ast.Object, key string) ast.Value {
 		return t.Value
 	}
 	return nil
+}
+
+// recentStrings remembers the string terms of recent input documents, so
+// that the values calls repeat (a program's candidate keys, its words, the
+// project's paths) are boxed once rather than in every document: a slot
+// per hash of the string, the last one stored winning. Terms are never
+// changed once built, so documents and goroutines share them.
+var recentStrings struct {
+	seed  maphash.Seed
+	slots [1 << 12]atomic.Pointer[ast.Term]
+}
+
+func init() { recentStrings.seed = maphash.MakeSeed() }
+
+// maxRecentString is the longest string remembered: longer ones (whole
+// commands) rarely repeat.
+const maxRecentString = 64
+
+// recentString is the term of s from recentStrings, stored there when absent.
+func recentString(s string) *ast.Term {
+	slot := &recentStrings.slots[maphash.String(recentStrings.seed, s)&(1<<12-1)]
+	if t := slot.Load(); t != nil && string(t.Value.(ast.String)) == s {
+		return t
+	}
+	t := ast.StringTerm(s)
+	slot.Store(t)
+	return t
 }

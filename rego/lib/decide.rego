@@ -199,11 +199,11 @@ unregistered := {
 # than by rules of their own, which costs fewer evaluation steps, as does
 # writing the message here rather than in a function.
 assemble(e) := {
-	"action": ["allow", "ask", "deny"][e[0]],
+	"action": ["allow", "ask", "deny"][s],
 	"matched": r.pattern,
 	"layer": e[2],
-	"surface": c.surface,
-	"value": c.value,
+	"surface": surface,
+	"value": value,
 	"origin": origin,
 	"at": object.get(c, "at", ""),
 	"pos": r.pos,
@@ -212,16 +212,19 @@ assemble(e) := {
 	"yolo": e[4].yolo,
 	"message": sprintf("[regate] %s %s '%s' %s '%s'%s%s", [
 		object.get({"": "the agent"}, agent, sprintf("agent '%s'", [agent])),
-		["may run", "needs approval to run", "is not permitted to run"][e[0]],
+		["may run", "needs approval to run", "is not permitted to run"][s],
 		input.tool,
-		object.get({"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}, c.surface, "with"),
-		c.value,
+		object.get({"bash": "command", "path": "on path", "mcp": "on target", "skill": "skill"}, surface, "with"),
+		value,
 		object.get({"": ""}, origin, sprintf(" (%s)", [origin])),
 		r.tail,
 	]),
 } if {
+	s := e[0]
 	c := input.checks[0 - e[1]]
 	r := e[3]
+	surface := c.surface
+	value := c.value
 	origin := object.get(c, "origin", "")
 	agent := object.get(input, "agent", "")
 }

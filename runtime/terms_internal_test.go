@@ -1,0 +1,27 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/regate/regate/facts"
+)
+
+// TestInputKeysArePrebuilt: every member name of the input document has a
+// prebuilt term, so that building a document allocates no key (a key
+// missing from terms cost 16 allocations a decision until 2026-12-06).
+func TestInputKeysArePrebuilt(t *testing.T) {
+	names := []string{"tool", "unregistered", "checks", "session", "agent", "floor",
+		"surface", "value", "forms", "keys", "any_keys"}
+	strs, flags := checkMembers(&facts.Check{})
+	for _, m := range strs {
+		names = append(names, m.key)
+	}
+	for _, m := range flags {
+		names = append(names, m.key)
+	}
+	for _, n := range names {
+		if _, ok := terms[n]; !ok {
+			t.Errorf("input member %q has no prebuilt term in runtime/terms.go", n)
+		}
+	}
+}
