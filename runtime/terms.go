@@ -16,6 +16,8 @@ var terms = func() map[string]*ast.Term {
 		"surface", "value", "forms", "keys", "origin", "at", "error", "wrapper", "unparseable",
 		"reason", "strict", "malformed", "within", "role", "bare", "strict_only", "spec_only",
 		"opaque", "indirection", "read", "keyspec", "", "plain", "any_keys",
+		// the decision object's members (decisionFrom)
+		"action", "matched", "layer", "pos", "message", "yolo",
 		// the surfaces of the built-in tools
 		"bash", "path", "write", "edit", "mcp", "skill", "task", "find", "grep", "ls", "glob", "list",
 	} {
