@@ -3,6 +3,7 @@ module github.com/regate/regate
 go 1.26.0
 
 require (
+	github.com/bluekeyes/go-gitdiff v0.8.1
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gobwas/glob v1.1.0
 	github.com/google/go-cmp v0.7.0

@@ -194,6 +194,21 @@ type Token struct {
 	// names of the command's other paths: when the target is a folder, the
 	// files written are these names inside it.
 	Into []string `json:"into,omitempty"`
+	// Patch says how the program reads the names of the patch the token
+	// names (role patch: git apply's -p and --directory); nil for any
+	// other role.
+	Patch *PatchNames `json:"patch,omitempty"`
+}
+
+// PatchNames say how git apply turns the names a patch holds into paths:
+// it removes Strip leading components from the names of a traditional
+// diff's headers and of a git diff's ---/+++ and diff --git lines (-p, 1
+// by default) and prepends Directory (--directory). Unknown says why they
+// cannot be known (a value bash expands at run time).
+type PatchNames struct {
+	Strip     int    `json:"strip"`
+	Directory string `json:"directory,omitempty"`
+	Unknown   string `json:"unknown,omitempty"`
 }
 
 // Filters are globs a recursive read matches against the base names of

@@ -2,6 +2,7 @@ package bashfacts
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -354,7 +355,12 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 // more, never less.
 func (m *modelRead) attachFilters(toks []Token) {
 	var f Filters
+	names := PatchNames{Strip: 1}
 	for k, wd := range m.res.Words {
+		if wd.Filter == argmodel.FilterStrip || wd.Filter == argmodel.FilterDirectory {
+			names.set(wd, m.args[k].Dynamic)
+			continue
+		}
 		if wd.Filter == "" || m.args[k].Dynamic || wd.Value == "" {
 			continue
 		}
@@ -367,15 +373,35 @@ func (m *modelRead) attachFilters(toks []Token) {
 			f.ExcludeDir = append(f.ExcludeDir, wd.Value)
 		}
 	}
-	if f.Include == nil && f.Exclude == nil && f.ExcludeDir == nil {
-		return
-	}
 	for i := range toks {
 		switch toks[i].Role {
 		case argmodel.Tree, argmodel.TreeVisible, argmodel.TreeTracked:
-			toks[i].Filters = &f
+			if f.Include != nil || f.Exclude != nil || f.ExcludeDir != nil {
+				toks[i].Filters = &f
+			}
+		case argmodel.Patch:
+			n := names
+			toks[i].Patch = &n
 		}
 	}
+}
+
+// set reads git apply's -p or --directory value into n.
+func (n *PatchNames) set(wd argmodel.Word, dynamic bool) {
+	if dynamic {
+		n.Unknown = "the value of -p or --directory is known only when bash runs the command"
+		return
+	}
+	if wd.Filter == argmodel.FilterDirectory {
+		n.Directory = wd.Value
+		return
+	}
+	strip, err := strconv.Atoi(wd.Value)
+	if err != nil || strip < 0 {
+		n.Unknown = "-p" + wd.Value + " is not a number of components"
+		return
+	}
+	n.Strip = strip
 }
 
 // intoFolder are the programs that, given a folder as their target, write

@@ -122,7 +122,10 @@
 // surface), write (created or truncated), edit (changed in place, or appended to),
 // tree (a folder read recursively), tree-visible (a folder read
 // recursively but for hidden files and those ignore files name: rg
-// without --hidden or --no-ignore), code (a script the program runs),
+// without --hidden or --no-ignore), patch (a patch whose files the
+// program writes: git apply; facts reads the patch, and the filters
+// "strip" and "directory" carry -p and --directory), code (a script the
+// program runs),
 // url, string (text the program prints or compares), value (any other
 // option value, such as -n 5).
 package argmodel

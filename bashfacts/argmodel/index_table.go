@@ -24,7 +24,7 @@ var programIndex = map[string]span{
 	"file":     {"models/files.json", 3781, 5294},
 	"find":     {"models/search.json", 22, 6611},
 	"gawk":     {"models/awk.json", 22, 2181},
-	"git":      {"models/git.json", 22, 99535},
+	"git":      {"models/git.json", 22, 99478},
 	"gmake":    {"models/build.json", 25691, 28064},
 	"go":       {"models/build.json", 22, 25685},
 	"grep":     {"models/grep.json", 22, 3409},

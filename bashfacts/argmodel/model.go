@@ -42,10 +42,14 @@ const (
 	// TreeDelete is a folder whose entries a program deletes (find …
 	// -delete, read by bashfacts: its -name patterns are the filters).
 	TreeDelete = "tree-delete"
-	Code       = "code"
-	URL        = "url"
-	String     = "string"
-	Value      = "value"
+	// Patch is a patch file the program reads and whose files it writes
+	// (git apply): facts reads the patch and gates each file it names as
+	// a write (facts/patch.go).
+	Patch  = "patch"
+	Code   = "code"
+	URL    = "url"
+	String = "string"
+	Value  = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -55,14 +59,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History, TreeDelete:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History, TreeDelete, Patch:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -181,7 +185,9 @@ type Opt struct {
 	// Filter says how the value narrows what a recursive read reads:
 	// "include" (only files whose base name matches), "exclude" (not
 	// those), "exclude-dir" (not the folders whose base name matches), as
-	// grep's --include, --exclude and --exclude-dir.
+	// grep's --include, --exclude and --exclude-dir; or how the program
+	// reads the names of a patch (role patch): "strip" leading components
+	// (git apply -p), "directory" prepended to them (--directory).
 	Filter string `json:"filter,omitempty"`
 }
 
@@ -190,6 +196,8 @@ const (
 	FilterInclude    = "include"
 	FilterExclude    = "exclude"
 	FilterExcludeDir = "exclude-dir"
+	FilterStrip      = "strip"
+	FilterDirectory  = "directory"
 )
 
 // Slot takes operands.
@@ -481,7 +489,7 @@ func (s *Slot) check(prog string) error {
 
 func (o *Opt) check(prog string) error {
 	switch o.Filter {
-	case "", FilterInclude, FilterExclude, FilterExcludeDir:
+	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory:
 	default:
 		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
 	}

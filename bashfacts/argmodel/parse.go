@@ -301,6 +301,9 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 		for _, i := range operands[k:end] {
 			ps.operand(p, args, words, i, many, p.Assignments)
 		}
+		if k == end && many.Role == Patch {
+			ps.fail("%s reads the patch from standard input, which regate does not read", p.name)
+		}
 		if k == end && many.Default != "" {
 			ps.r.Defaults = append(ps.r.Defaults, Default{Role: many.Role, Value: many.Default})
 		}
@@ -324,6 +327,9 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	}
 	if a.Glob && !PathRole(s.Role) && s.Role != String && s.Role != Stat {
 		ps.fail("%s: bash expands the glob %s before %s reads it as a %s", p.name, a.Text, p.name, s.Role)
+	}
+	if s.Role == Patch && a.Text == "-" {
+		ps.fail("%s reads the patch from standard input, which regate does not read", p.name)
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
 	ps.checkValue(p, s.Role, a.Text)
