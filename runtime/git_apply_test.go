@@ -98,7 +98,8 @@ func TestGitApplyOfASecretIsDenied(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	dir := gitFixture(t, gitApplyRepo+`git add -f .env && git commit -qm env && echo SECRET=2 > .env && git diff > env.diff &&
-echo b > README.md && git diff README.md > ok.diff && git checkout -q .`)
+echo b > README.md && git diff README.md > ok.diff && git checkout -q . &&
+(cat ok.diff && printf -- '--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-SECRET=1\n+SECRET=3\n') > mixed.diff`)
 	e := newEngine(t, `{"strict": true, "permission": {"*": "ask", "bash": {"*": "ask", "git *": "allow"}, "path": {"*": "allow"}, "read": {"*": "allow"}, "write": {"*": "allow", "*.env": "deny"}}}`,
 		runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir))
 	for cmd, want := range map[string]string{
@@ -108,6 +109,9 @@ echo b > README.md && git diff README.md > ok.diff && git checkout -q .`)
 		"git apply ok.diff":          "allow",
 		"git apply < env.diff":       "ask", // the patch from standard input
 		"git apply -p$N ok.diff":     "ask",
+		// git applies a traditional header after a git diff too (checked
+		// with git 2.39: both files change); regate asks for such a mix
+		"git apply mixed.diff": "ask",
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
 		if err != nil {
