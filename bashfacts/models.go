@@ -309,6 +309,15 @@ func (m *modelRead) find(i int, v string) int {
 	return -1
 }
 
+// pipeWord reports whether a word is a process substitution alone.
+func pipeWord(word *syntax.Word) bool {
+	if len(word.Parts) != 1 {
+		return false
+	}
+	_, ok := word.Parts[0].(*syntax.ProcSubst)
+	return ok
+}
+
 // addMissing adds, as StrictOnly tokens with their role, the paths the
 // model reads that the spec's rules did not take (grep --regex=x .env,
 // grep "" .env, tee pnpm.lock, sort -o out), and the operands the program
@@ -322,6 +331,14 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		i := k
 		if m.src != nil {
 			i = m.src[k]
+		}
+		if m.args[k].Dynamic && pipeWord(m.words[i]) && wd.Role != argmodel.Patch && wd.Role != argmodel.TreeDelete {
+			// <(cmd) or >(cmd): /dev/fd/N, a pipe to or from a command
+			// walked as units of its own (diff <(sort a) <(sort b)); what
+			// the program reads from it or writes into it is that
+			// command's. A patch read from one names files regate cannot
+			// see, so it stays unknown.
+			continue
 		}
 		if m.args[k].Dynamic {
 			// A path the program uses that an expansion spells, which no

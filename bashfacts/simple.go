@@ -245,9 +245,24 @@ func (w *walker) stripTransparent(words []*syntax.Word) []*syntax.Word {
 		for i, word := range words[1:] {
 			rest[i], _ = w.wordText(word)
 		}
-		words = words[1+skipOptions(rest, opts, nil):]
+		n := skipOptions(rest, opts, nil)
+		if path.Base(name) == "command" && describesOnly(rest[:n]) {
+			return words // command -v NAME prints what NAME is and runs nothing
+		}
+		words = words[1+n:]
 	}
 	return words
+}
+
+// describesOnly reports whether command's options make it describe its
+// operands (-v, -V) rather than run them: bash's command then runs nothing.
+func describesOnly(opts []string) bool {
+	for _, o := range opts {
+		if o != "--" && strings.ContainsAny(o, "vV") {
+			return true
+		}
+	}
+	return false
 }
 
 // nestedCommand returns the walk of a wrapped command as its own unit.

@@ -95,6 +95,11 @@ var extractTable = []string{
 	// Transparent builtins (R12).
 	`command rm -rf x`,
 	`command -p ls`,
+	// command -v and -V describe their operands and run nothing.
+	`command -v rm -rf x`,
+	`command -pV ls`,
+	// A process substitution given as a file is a pipe from its command.
+	`comm -12 <(sort a.txt) <(sort ~/.ssh/id_rsa)`,
 	`builtin cd /tmp`,
 	`exec rm x`,
 	`exec -a name rm x`,

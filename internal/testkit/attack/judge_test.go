@@ -44,7 +44,7 @@ func TestJudgeSeesWhatRuns(t *testing.T) {
 		{"cat README.md >> src/main.go", []string{"write ROOT/home/proj/src/main.go"}},
 		// Programs the policy does not allow, and what they do.
 		{"rm -f README.md", []string{"bash rm -f README.md", "write ROOT/home/proj/README.md"}},
-		{"od -c README.md", []string{"bash od -c README.md"}},
+		{"base64 README.md", []string{"bash base64 README.md"}},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			findings, out, err := judge.RunJudged(context.Background(), c.cmd)
