@@ -53,6 +53,24 @@ func (m MapFS) Open(name string) (io.ReadCloser, error) {
 	return io.NopCloser(strings.NewReader(string(b))), nil
 }
 
+// openRegularFile opens the file at name (what names it in errors) to
+// stream it, when it is a regular file: a fifo would block the read and a
+// link leads elsewhere. fs.ErrNotExist when there is none.
+func (e *Env) openRegularFile(name, what string) (io.ReadCloser, error) {
+	opener, ok := e.fs().(FileOpener)
+	if !ok {
+		return nil, errors.New("the file system cannot open " + what)
+	}
+	mode, err := e.lstat(name)
+	switch {
+	case err != nil:
+		return nil, err
+	case !mode.IsRegular():
+		return nil, errors.New(what + " is not a regular file")
+	}
+	return opener.Open(name)
+}
+
 // historyChecks are the strict-only checks of a history read of the
 // repository holding dir, the token's effective directory ("" when it is
 // unknown: the read asks).
@@ -156,24 +174,12 @@ func (e *Env) indexPaths(gitDir string) ([]string, error) {
 			return nil, errors.New("a SHA-256 repository, whose index regate does not read")
 		}
 	}
-	opener, ok := e.fs().(FileOpener)
-	if !ok {
-		return nil, errors.New("the file system cannot open the index")
-	}
-	name := path.Join(gitDir, "index")
-	mode, err := e.lstat(name)
+	// git's own index is a regular file.
+	f, err := e.openRegularFile(path.Join(gitDir, "index"), "the index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil // no index yet: nothing is tracked
 	case err != nil:
-		return nil, err
-	case !mode.IsRegular():
-		// A fifo would block the read, a link leads elsewhere: git's own
-		// index is a regular file.
-		return nil, errors.New("the index is not a regular file")
-	}
-	f, err := opener.Open(name)
-	if err != nil {
 		return nil, err
 	}
 	defer f.Close()

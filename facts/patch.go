@@ -151,24 +151,14 @@ func (e *Env) patchNames(name string, opts bashfacts.PatchNames) ([]patchName, e
 // readPatch reads the patch file at name, a regular file of at most
 // maxPatchBytes.
 func (e *Env) readPatch(name string) ([]byte, error) {
-	opener, ok := e.fs().(FileOpener)
-	if !ok {
-		return nil, errors.New("the file system cannot open it")
-	}
 	if err := e.spent.probe(1); err != nil {
 		return nil, err
 	}
-	mode, err := e.lstat(name)
+	f, err := e.openRegularFile(name, "it")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, errors.New("it does not exist")
 	case err != nil:
-		return nil, err
-	case !mode.IsRegular():
-		return nil, errors.New("it is not a regular file")
-	}
-	f, err := opener.Open(name)
-	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
