@@ -98,6 +98,8 @@ var extractTable = []string{
 	// command -v and -V describe their operands and run nothing.
 	`command -v rm -rf x`,
 	`command -pV ls`,
+	// Paths joined inside one word of a program without a model.
+	`docker run -v ~/.ssh:/k --mount type=bind,source=/etc,target=/e alpine`,
 	// A process substitution given as a file is a pipe from its command.
 	`comm -12 <(sort a.txt) <(sort ~/.ssh/id_rsa)`,
 	`builtin cd /tmp`,

@@ -43,6 +43,32 @@ func (w *walker) argTokens(prog string, words []*syntax.Word, consumed []bool, s
 		w.argWord(prog, word, &st, sc)
 		if m.res.Known {
 			m.roles(w.out.Tokens[before:], i)
+		} else {
+			w.componentTokens(word, sc)
+		}
+	}
+}
+
+// componentTokens adds, for a program without a model, the paths joined
+// inside one literal argument: the parts of a word that holds several,
+// separated by ":" (docker run -v ~/.ssh:/k, a search path /a:/b) or ","
+// with key= prefixes (docker run --mount type=bind,source=/etc,target=/x).
+// Each part that looks like a path is a strict-only path token of its
+// own: a program regate has no model of may well read it (a bind mount
+// gives a container the whole folder).
+func (w *walker) componentTokens(word *syntax.Word, sc scope) {
+	text, lit := w.literal(word)
+	if !lit || !strings.ContainsAny(text, ":,") || strings.Contains(text, "://") {
+		return
+	}
+	for _, item := range strings.Split(text, ",") {
+		if _, value, ok := strings.Cut(item, "="); ok {
+			item = value
+		}
+		for _, part := range strings.Split(item, ":") {
+			if part != "" && part != text && pathShaped(part) {
+				w.strictToken(part, word, TokenArgument, sc)
+			}
 		}
 	}
 }
