@@ -142,6 +142,19 @@ var realCases = []struct {
 	{[]string{"ln", "--", "F", "-s"}, "-- ends options: -s is the link", wrote("-s"), "- write write"},
 	{[]string{"ln", "--backup=n", "F", "H"}, "n is ambiguous: ln fails, yet makes the link (the model asks)", both(rejects, wrote("H")), ""},
 	{[]string{"ln", "-k", "F", "H"}, "-k is no option of ln", both(rejects, removed("H")), ""},
+	// date: -d and -f take the next word, -r examines a file's time, a
+	// +FORMAT operand is printed. -s and a date operand set the clock,
+	// which a test run as root must not do: their rows are in
+	// tools_test.go, read by the model alone (a run of date 010100002030
+	// here once set the machine's clock to 2030).
+	{[]string{"date", "-u", "-d", "@0", "+%Y"}, "-d takes the next word; +%Y is the format", printed("1970"), "- - string string"},
+	{[]string{"date", "-u", "--rfc-3339=date", "-d", "@0"}, "--rfc-3339 takes its value after =", printed("1970-01-01"), "- value - string"},
+	{[]string{"date", "-u", "-Iseconds", "-d", "@0"}, "-I takes an attached value", printed("1970-01-01T00:00:00"), "- value - string"},
+	{[]string{"date", "--ref=D/sub.txt", "+%Y"}, "--ref is --reference: the file's time", printed("2001"), "stat string"},
+	{[]string{"date", "-f", "F"}, "-f reads the dates in F (which are not dates)", rejects, "- read"},
+	// hostname: options print, a name sets it.
+	{[]string{"hostname", "-s"}, "-s prints the short name", succeeds, "-"},
+	{[]string{"hostname", "--fq"}, "--fq is --fqdn", succeeds, "-"},
 	// dd: NAME=value operands.
 	{[]string{"dd", "if=F", "of=H"}, "if= is read, of= written", holding("H", "a\nx line\n"), "read write"},
 	{[]string{"dd", "if=F", "of=G", "conv=notrunc", "status=none"}, "conv= and status= are values", holding("G", "a\nx line\n"), "read write value value"},
