@@ -205,10 +205,14 @@ type Token struct {
 // diff's headers and of a git diff's ---/+++ and diff --git lines (-p, 1
 // by default) and prepends Directory (--directory). Unknown says why they
 // cannot be known (a value bash expands at run time).
+// Text is the patch itself when the program reads it from a heredoc or a
+// here-string whose text is literal (git apply <<'EOF'); the token's
+// Value is then "-".
 type PatchNames struct {
 	Strip     int    `json:"strip"`
 	Directory string `json:"directory,omitempty"`
 	Unknown   string `json:"unknown,omitempty"`
+	Text      string `json:"text,omitempty"`
 }
 
 // Filters are globs a recursive read matches against the base names of

@@ -111,7 +111,11 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 		}
 	}
 	w.argBuf = args
-	return modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, alts: alts, words: argWords, sc: sc}
+	m := modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, alts: alts, words: argWords, sc: sc}
+	if m.res.StdinPatch != "" && !sc.stdinKnown && m.res.Problem == "" {
+		m.res.Problem = m.res.StdinPatch + " reads the patch from standard input, which regate does not read"
+	}
+	return m
 }
 
 // fromEnvironment reports a word that begins with a variable the command
@@ -359,6 +363,12 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
 		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value) && !m.afterDashDash(k)
 	}
+	if m.res.StdinPatch != "" && m.sc.stdinKnown {
+		// git apply <<'EOF': the patch is the heredoc's text (facts/patch.go).
+		w.strictToken("-", program, TokenArgument, m.sc)
+		t := &w.out.Tokens[len(w.out.Tokens)-1]
+		t.Role, t.Patch = argmodel.Patch, &PatchNames{Text: m.sc.stdinText}
+	}
 	for _, d := range m.res.Defaults {
 		w.strictToken(d.Value, program, TokenArgument, m.sc)
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
@@ -398,6 +408,9 @@ func (m *modelRead) attachFilters(toks []Token) {
 			}
 		case argmodel.Patch:
 			n := names
+			if toks[i].Patch != nil {
+				n.Text = toks[i].Patch.Text // a patch read from a heredoc
+			}
 			toks[i].Patch = &n
 		}
 	}

@@ -349,6 +349,75 @@ func stdinOf(st *syntax.Stmt) string {
 	return ""
 }
 
+// stdinText is the statement's standard input when its one heredoc or
+// here-string gives it literally: a quoted delimiter, or a body without
+// expansions (a here-string ends with the newline bash adds).
+func (w *walker) stdinText(st *syntax.Stmt) (string, bool) {
+	var in *syntax.Redirect
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			if in != nil {
+				return "", false
+			}
+			in = r
+		}
+	}
+	if in == nil {
+		return "", false
+	}
+	switch in.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		var b strings.Builder
+		if in.Hdoc != nil {
+			for _, p := range in.Hdoc.Parts {
+				lit, ok := p.(*syntax.Lit)
+				if !ok {
+					return "", false // an expansion in the body
+				}
+				b.WriteString(lit.Value)
+			}
+		}
+		text := b.String()
+		if !quotedDelimiter(in.Word) && strings.ContainsAny(text, "\\$`") {
+			return "", false // bash would process the body's escapes
+		}
+		if in.Op == syntax.DashHdoc {
+			text = trimLeadingTabs(text)
+		}
+		return text, true
+	case syntax.WordHdoc:
+		text, ok := w.literal(in.Word)
+		return text + "\n", ok
+	}
+	return "", false
+}
+
+// quotedDelimiter reports whether a heredoc's delimiter is quoted in any
+// way (<<'EOF', <<"EOF", <<\EOF): bash then gives its body as written.
+func quotedDelimiter(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// trimLeadingTabs removes the tabs that begin each line, as <<- does.
+func trimLeadingTabs(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "")
+}
+
 // gitObjectReaders are git's subcommands that print the blobs REV:path
 // names (git diff A:x B:y prints both files).
 var gitObjectReaders = set("show", "cat-file", "diff", "difftool")

@@ -18,6 +18,10 @@ type scope struct {
 	// stdin says where the statement's standard input comes from when it
 	// may carry a program (a pipe, a heredoc, a here-string).
 	stdin string
+	// stdinText is that input when a heredoc or a here-string gives it
+	// literally (stdinKnown).
+	stdinText  string
+	stdinKnown bool
 	// env names a sensitive variable the command's own assignments set.
 	env string
 	// strictOnly marks what only strict mode evaluates: the commands of the
@@ -105,6 +109,7 @@ func (w *walker) stmts(list []*syntax.Stmt, sc scope) Dir {
 func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
 	if in := stdinOf(st); in != "" {
 		sc.stdin = in
+		sc.stdinText, sc.stdinKnown = w.stdinText(st)
 	}
 	sc.evaluates = w.noteStatement(st)
 	after := w.command(st.Cmd, sc)

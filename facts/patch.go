@@ -41,29 +41,68 @@ const (
 // and the strict-only path and write checks of every file it names.
 func (e *Env) appendPatchChecks(out []Check, c Check, t bashfacts.Token, base string) []Check {
 	out = append(out, roleCheck(c, "read"))
-	floor := func(why string) []Check {
-		return append(out, Check{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: t.Pos.String(),
-			StrictOnly: true, Strict: "strict mode cannot tell which files the patch " + t.Value + " writes: " + why})
+	dir, why := e.patchDir(t, base)
+	if why != "" {
+		return append(out, patchFloor(t, why))
 	}
+	text, err := e.readPatch(e.absolute(t.Value, dir))
+	if err != nil {
+		return append(out, patchFloor(t, err.Error()))
+	}
+	return e.appendPatchTargets(out, t, dir, base, text)
+}
+
+// appendInlinePatchChecks adds the checks of every file a patch given on
+// standard input by a heredoc names (git apply <<'EOF'): the patch is the
+// token's Patch.Text, no file.
+func (e *Env) appendInlinePatchChecks(out []Check, t bashfacts.Token, base string) []Check {
+	dir, why := e.patchDir(t, base)
+	if why != "" {
+		return append(out, patchFloor(t, why))
+	}
+	return e.appendPatchTargets(out, t, dir, base, []byte(t.Patch.Text))
+}
+
+// patchDir is the folder a patch token's command runs in, or why its
+// files cannot be told.
+func (e *Env) patchDir(t bashfacts.Token, base string) (string, string) {
 	dir, known := e.effectiveDir(t.Dir, base)
 	switch {
 	case !known:
-		return floor("a cd to an unknown place came before it")
+		return "", "a cd to an unknown place came before it"
 	case t.Patch == nil:
-		return floor("its names are read without git apply's options")
+		return "", "its names are read without git apply's options"
 	case t.Patch.Unknown != "":
-		return floor(t.Patch.Unknown)
+		return "", t.Patch.Unknown
 	}
-	names, err := e.patchNames(e.absolute(t.Value, dir), *t.Patch)
+	return dir, ""
+}
+
+// patchFloor is the check that asks for a patch whose files regate cannot
+// tell.
+func patchFloor(t bashfacts.Token, why string) Check {
+	name := t.Value
+	if t.Value == "-" {
+		name = "on standard input"
+	}
+	return Check{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: t.Pos.String(),
+		StrictOnly: true, Strict: "strict mode cannot tell which files the patch " + name + " writes: " + why}
+}
+
+// appendPatchTargets adds the path and write checks (a read for a copy's
+// source) of every file the patch text names, as git apply run in dir
+// reads it.
+func (e *Env) appendPatchTargets(out []Check, t bashfacts.Token, dir, base string, text []byte) []Check {
+	names, err := e.patchNames(text, *t.Patch)
 	if err != nil {
-		return floor(err.Error())
+		return append(out, patchFloor(t, err.Error()))
 	}
 	root, _, err := e.repository(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		root = dir // outside a repository git apply reads names as patch(1) does
 	case err != nil:
-		return floor(err.Error())
+		return append(out, patchFloor(t, err.Error()))
 	}
 	for _, n := range names {
 		target := t
@@ -93,14 +132,10 @@ type patchName struct {
 	copied bool
 }
 
-// patchNames are the paths the patch file at name writes, as git apply
-// reads them with opts: each file's old and new names, once each; the
-// source of a copy is read.
-func (e *Env) patchNames(name string, opts bashfacts.PatchNames) ([]patchName, error) {
-	text, err := e.readPatch(name)
-	if err != nil {
-		return nil, err
-	}
+// patchNames are the paths a patch text writes, as git apply reads them
+// with opts: each file's old and new names, once each; the source of a
+// copy is read.
+func (e *Env) patchNames(text []byte, opts bashfacts.PatchNames) ([]patchName, error) {
 	files, _, err := gitdiff.Parse(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("it does not parse as a patch: %v", err)

@@ -163,6 +163,9 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 	if t.Listing != nil {
 		return append(out, e.listingChecks(t, base)...)
 	}
+	if t.Patch != nil && t.Patch.Text != "" {
+		return e.appendInlinePatchChecks(out, t, base)
+	}
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
 	if t.SpecOnly && ok && t.Role == argmodel.Stat {

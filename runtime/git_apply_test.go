@@ -153,3 +153,49 @@ func changedPaths(dir string, before, after map[string]string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestGitApplyFromAHeredoc: a patch given to git apply by a heredoc whose
+// text is literal is read as a patch file is; the real git applies it and
+// regate's writes are exactly the files git changed. A heredoc bash would
+// expand, a pipe and a redirect from a file ask.
+func TestGitApplyFromAHeredoc(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	const patch = "diff --git a/docs/x.md b/docs/x.md\n--- a/docs/x.md\n+++ b/docs/x.md\n@@ -1 +1 @@\n-doc\n+changed\n" +
+		"diff --git a/README.md b/NEW.md\nsimilarity index 100%\nrename from README.md\nrename to NEW.md\n"
+	dir := gitFixture(t, gitApplyRepo)
+	e := newEngine(t, `{"strict": true, "permission": {"*": "ask", "bash": {"*": "ask", "git *": "allow"}, "path": {"*": "allow"}, "read": {"*": "allow"}, "write": {"*": "allow", "*.env": "deny", "NEW.md": "deny"}}}`,
+		runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir))
+	cmd := "git apply <<'EOF'\n" + patch + "EOF\n"
+	var ours []string
+	for _, c := range e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}).Checks {
+		if c.Surface == "write" {
+			ours = append(ours, c.Value)
+		}
+	}
+	before := withModes(dir, snapshot(dir))
+	run := exec.Command("bash", "-c", cmd)
+	run.Dir, run.Env = dir, gitEnv(dir)
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	changed := changedPaths(dir, before, withModes(dir, snapshot(dir)))
+	slices.Sort(ours)
+	if !slices.Equal(ours, changed) {
+		t.Errorf("regate's writes %v; git changed %v", ours, changed)
+	}
+	for cmd, want := range map[string]string{
+		cmd: "deny", // NEW.md is denied
+		"git apply <<'EOF'\n" + strings.ReplaceAll(patch[:strings.Index(patch, "diff --git a/README")], "docs/x.md", ".env") + "EOF\n": "deny",
+		"git apply <<'EOF'\n" + patch[:strings.Index(patch, "diff --git a/README")] + "EOF\n":                                          "allow",
+		"git apply <<EOF\n" + strings.ReplaceAll(patch, "+changed", "+$X") + "EOF\n":                                                   "ask",
+		"cat p.diff | git apply":                        "ask",
+		"git apply --check <<'EOF'\n" + patch + "EOF\n": "allow",
+	} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}})
+		if err != nil || string(d.Action) != want {
+			t.Errorf("%q: %s (%s, %v); want %s", cmd, d.Action, d.Message, err, want)
+		}
+	}
+}

@@ -55,6 +55,10 @@ type Result struct {
 	Words []Word
 	// Defaults are the operands the program uses in place of absent ones.
 	Defaults []Default
+	// StdinPatch names the program ("git apply") when it reads a patch
+	// (role patch) from its standard input: no patch operand, or "-". The
+	// caller knows what that input is (a heredoc it can read, or not).
+	StdinPatch string
 	// Problem says why the model does not understand the arguments (or
 	// why an option makes the call ask whatever its value); "" when every
 	// argument is understood.
@@ -302,7 +306,7 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 			ps.operand(p, args, words, i, many, p.Assignments)
 		}
 		if k == end && many.Role == Patch {
-			ps.fail("%s reads the patch from standard input, which regate does not read", p.name)
+			ps.r.StdinPatch = p.name
 		}
 		if k == end && many.Default != "" {
 			ps.r.Defaults = append(ps.r.Defaults, Default{Role: many.Role, Value: many.Default})
@@ -329,7 +333,7 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 		ps.fail("%s: bash expands the glob %s before %s reads it as a %s", p.name, a.Text, p.name, s.Role)
 	}
 	if s.Role == Patch && a.Text == "-" {
-		ps.fail("%s reads the patch from standard input, which regate does not read", p.name)
+		ps.r.StdinPatch = p.name
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
 	ps.checkValue(p, s.Role, a.Text)

@@ -71,8 +71,8 @@ var toolCases = []parseCase{
 	{[]string{"hostname", "evil"}, "", "hostname evil sets the host's name"},
 	{[]string{"hostname", "-F", "name.txt"}, "", "hostname -F sets the host's name"},
 	{[]string{"git", "apply", "-p2", "--directory=sub", "p.diff"}, "sub value string patch", ""},
-	{[]string{"git", "apply"}, "sub", "git apply reads the patch from standard input"},
-	{[]string{"git", "apply", "-"}, "sub patch", "git apply reads the patch from standard input"},
+	{[]string{"git", "apply"}, "sub", ""}, // the patch from standard input: Result.StdinPatch
+	{[]string{"git", "apply", "-"}, "sub patch", ""},
 	{[]string{"git", "apply", "--stat"}, "sub -", ""},
 	{[]string{"git", "apply", "--reject", "p.diff"}, "sub - patch", "git apply --reject writes a .rej file"},
 	{[]string{"git", "clone", "--template=/t", "u", "d"}, "sub value read write", "git clone --template copies hooks"},
@@ -237,6 +237,31 @@ func TestToolModels(t *testing.T) {
 		"make", "gmake", "npm", "pnpm", "yarn"} {
 		if !argmodel.Has(p) {
 			t.Errorf("%s has no model", p)
+		}
+	}
+}
+
+// TestStdinPatch: git apply without a patch operand, or with "-", reads
+// the patch from standard input, which the result names for the caller
+// (bashfacts reads a literal heredoc, and asks otherwise); --check with no
+// operand reads it too but writes nothing.
+func TestStdinPatch(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"apply"}, "git apply"},
+		{[]string{"apply", "-"}, "git apply"},
+		{[]string{"apply", "-p1", "--index"}, "git apply"},
+		{[]string{"apply", "p.diff"}, ""},
+		{[]string{"apply", "--check"}, ""},
+	} {
+		args := make([]argmodel.Arg, len(c.args))
+		for i, a := range c.args {
+			args[i] = argmodel.Arg{Text: a}
+		}
+		if got := argmodel.Parse("git", args).StdinPatch; got != c.want {
+			t.Errorf("git %v: StdinPatch %q, want %q", c.args, got, c.want)
 		}
 	}
 }
