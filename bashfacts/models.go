@@ -112,7 +112,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 	}
 	w.argBuf = args
 	m := modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, alts: alts, words: argWords, sc: sc}
-	if m.res.StdinPatch != "" && !sc.stdinKnown && m.res.Problem == "" {
+	if m.res.StdinPatch != "" && !sc.stdinKnown && sc.stdinFile == "" && m.res.Problem == "" {
 		m.res.Problem = m.res.StdinPatch + " reads the patch from standard input, which regate does not read"
 	}
 	return m
@@ -363,11 +363,16 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
 		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value) && !m.afterDashDash(k)
 	}
-	if m.res.StdinPatch != "" && m.sc.stdinKnown {
+	switch {
+	case m.res.StdinPatch != "" && m.sc.stdinKnown:
 		// git apply <<'EOF': the patch is the heredoc's text (facts/patch.go).
 		w.strictToken("-", program, TokenArgument, m.sc)
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
 		t.Role, t.Patch = argmodel.Patch, &PatchNames{Text: m.sc.stdinText}
+	case m.res.StdinPatch != "" && m.sc.stdinFile != "":
+		// git apply < p.diff: the patch is the file.
+		w.strictToken(m.sc.stdinFile, program, TokenArgument, m.sc)
+		w.out.Tokens[len(w.out.Tokens)-1].Role = argmodel.Patch
 	}
 	for _, d := range m.res.Defaults {
 		w.strictToken(d.Value, program, TokenArgument, m.sc)

@@ -355,6 +355,9 @@ func stdinOf(st *syntax.Stmt) string {
 func (w *walker) stdinText(st *syntax.Stmt) (string, bool) {
 	var in *syntax.Redirect
 	for _, r := range st.Redirs {
+		if !toStdin(r) {
+			continue
+		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
 			if in != nil {
@@ -391,6 +394,51 @@ func (w *walker) stdinText(st *syntax.Stmt) (string, bool) {
 		return text + "\n", ok
 	}
 	return "", false
+}
+
+// stdinFile is the file of the statement's one input redirect when it is
+// "< FILE" with a literal FILE ("" otherwise).
+func (w *walker) stdinFile(st *syntax.Stmt) string {
+	file := ""
+	for _, r := range st.Redirs {
+		if !toStdin(r) {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn:
+			if file != "" {
+				return ""
+			}
+			text, ok := w.literal(r.Word)
+			if !ok || text == "" {
+				return ""
+			}
+			file = text
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut, syntax.DplIn:
+			return ""
+		}
+	}
+	return file
+}
+
+// hasInputRedirect reports whether a statement redirects its standard
+// input itself.
+func hasInputRedirect(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if toStdin(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toStdin reports whether a redirect is of descriptor 0 (none named, or
+// 0): 3< FILE opens another descriptor.
+func toStdin(r *syntax.Redirect) bool {
+	return r.N == nil || r.N.Value == "0"
 }
 
 // quotedDelimiter reports whether a heredoc's delimiter is quoted in any

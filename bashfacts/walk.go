@@ -22,6 +22,9 @@ type scope struct {
 	// literally (stdinKnown).
 	stdinText  string
 	stdinKnown bool
+	// stdinFile is the file a "< FILE" redirect gives as the statement's
+	// one input, when it is literal ("" otherwise).
+	stdinFile string
 	// env names a sensitive variable the command's own assignments set.
 	env string
 	// strictOnly marks what only strict mode evaluates: the commands of the
@@ -90,7 +93,7 @@ func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	}
 	sc.depth++
 	sc.origin = origin
-	sc.stdin, sc.env, sc.evaluates = "", "", ""
+	sc.stdin, sc.env, sc.evaluates, sc.stdinFile, sc.stdinText, sc.stdinKnown = "", "", "", "", "", false
 	return sc, true
 }
 
@@ -107,9 +110,15 @@ func (w *walker) stmts(list []*syntax.Stmt, sc scope) Dir {
 }
 
 func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
+	// A statement's own input redirect replaces the input it inherits (a
+	// group's heredoc, a pipe).
 	if in := stdinOf(st); in != "" {
 		sc.stdin = in
 		sc.stdinText, sc.stdinKnown = w.stdinText(st)
+		sc.stdinFile = ""
+	} else if hasInputRedirect(st) {
+		sc.stdinText, sc.stdinKnown = "", false
+		sc.stdinFile = w.stdinFile(st)
 	}
 	sc.evaluates = w.noteStatement(st)
 	after := w.command(st.Cmd, sc)
@@ -145,7 +154,7 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 			left.feeds = true
 			w.stmt(c.X, left)
 			piped := sc
-			piped.stdin = "a pipe"
+			piped.stdin, piped.stdinText, piped.stdinKnown, piped.stdinFile = "a pipe", "", false, ""
 			w.stmt(c.Y, piped)
 			return sc.dir
 		}

@@ -107,7 +107,10 @@ echo b > README.md && git diff README.md > ok.diff && git checkout -q . &&
 		"git apply ok.diff env.diff": "deny",
 		"git apply --check env.diff": "allow",
 		"git apply ok.diff":          "allow",
-		"git apply < env.diff":       "ask", // the patch from standard input
+		"git apply < env.diff":       "deny", // the patch from standard input, a file
+		"git apply < ok.diff":        "allow",
+		"cat env.diff | git apply":   "ask", // a pipe regate does not read
+		"git apply 3< ok.diff":       "ask", // descriptor 3, not the input
 		"git apply -p$N ok.diff":     "ask",
 		// git applies a traditional header after a git diff too (checked
 		// with git 2.39: both files change); regate asks for such a mix
