@@ -29,8 +29,10 @@ import (
 // maxPatchFiles files, a traditional diff (no "diff --git" lines) whose
 // names are quoted, a git diff read with -p other than 1 (go-gitdiff strips
 // one component, as git does by default), a -p or --directory value bash
-// expands at run time, or a patch read from standard input (the model
-// floors that one).
+// expands at run time, or a patch read from a standard input regate does
+// not see (a pipe, a heredoc bash expands: bashfacts floors those; a
+// literal heredoc is the token's Patch.Text, and git apply < FILE is a
+// patch token of FILE).
 
 const (
 	maxPatchBytes = 8 << 20
