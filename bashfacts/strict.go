@@ -349,26 +349,29 @@ func stdinOf(st *syntax.Stmt) string {
 	return ""
 }
 
-// stdinText is the statement's standard input when its one heredoc or
-// here-string gives it literally: a quoted delimiter, or a body without
-// expansions (a here-string ends with the newline bash adds).
-func (w *walker) stdinText(st *syntax.Stmt) (string, bool) {
-	var in *syntax.Redirect
+// inputRedirect is the statement's one redirect of its standard input
+// (descriptor 0): nil when it has none, and several set when it has more
+// than one (the last wins in bash; regate reads neither).
+func inputRedirect(st *syntax.Stmt) (in *syntax.Redirect, several bool) {
 	for _, r := range st.Redirs {
-		if !toStdin(r) {
-			continue
-		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			if !toStdin(r) {
+				continue
+			}
 			if in != nil {
-				return "", false
+				return in, true
 			}
 			in = r
 		}
 	}
-	if in == nil {
-		return "", false
-	}
+	return in, false
+}
+
+// stdinText is the text a heredoc or here-string redirect gives as
+// standard input when bash gives it literally: a quoted delimiter, or a
+// body without expansions (a here-string ends with the newline bash adds).
+func (w *walker) stdinText(in *syntax.Redirect) (string, bool) {
 	switch in.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
 		var b strings.Builder
@@ -396,43 +399,17 @@ func (w *walker) stdinText(st *syntax.Stmt) (string, bool) {
 	return "", false
 }
 
-// stdinFile is the file of the statement's one input redirect when it is
-// "< FILE" with a literal FILE ("" otherwise).
-func (w *walker) stdinFile(st *syntax.Stmt) string {
-	file := ""
-	for _, r := range st.Redirs {
-		if !toStdin(r) {
-			continue
-		}
-		switch r.Op {
-		case syntax.RdrIn:
-			if file != "" {
-				return ""
-			}
-			text, ok := w.literal(r.Word)
-			if !ok || text == "" {
-				return ""
-			}
-			file = text
-		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.RdrInOut, syntax.DplIn:
-			return ""
-		}
+// stdinFile is the file of a "< FILE" redirect with a literal FILE (""
+// otherwise).
+func (w *walker) stdinFile(in *syntax.Redirect) string {
+	if in.Op != syntax.RdrIn {
+		return ""
 	}
-	return file
-}
-
-// hasInputRedirect reports whether a statement redirects its standard
-// input itself.
-func hasInputRedirect(st *syntax.Stmt) bool {
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			if toStdin(r) {
-				return true
-			}
-		}
+	text, ok := w.literal(in.Word)
+	if !ok {
+		return ""
 	}
-	return false
+	return text
 }
 
 // toStdin reports whether a redirect is of descriptor 0 (none named, or

@@ -114,11 +114,13 @@ func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
 	// group's heredoc, a pipe).
 	if in := stdinOf(st); in != "" {
 		sc.stdin = in
-		sc.stdinText, sc.stdinKnown = w.stdinText(st)
-		sc.stdinFile = ""
-	} else if hasInputRedirect(st) {
-		sc.stdinText, sc.stdinKnown = "", false
-		sc.stdinFile = w.stdinFile(st)
+	}
+	if in, several := inputRedirect(st); in != nil {
+		sc.stdinText, sc.stdinKnown, sc.stdinFile = "", false, ""
+		if !several {
+			sc.stdinText, sc.stdinKnown = w.stdinText(in)
+			sc.stdinFile = w.stdinFile(in)
+		}
 	}
 	sc.evaluates = w.noteStatement(st)
 	after := w.command(st.Cmd, sc)
