@@ -81,7 +81,7 @@ func codeArgument(prog string, args []string) string {
 		}
 	case "tree":
 		return why(has(flag("-o")), "writes a file")
-	case "ssh", "scp", "sftp":
+	case "sftp": // ssh and scp read -o through their models (ssh.json)
 		for i, a := range args {
 			v := ""
 			switch {

@@ -270,7 +270,7 @@ func (m *modelRead) roles(toks []Token, i int) {
 			if m.afterDashDash(k) {
 				t.Bare = false
 			}
-		case role == argmodel.Option || role == argmodel.Subcommand:
+		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell:
 		case (role == argmodel.String || role == argmodel.Stat) && m.sc.feeds:
 			// echo .env | xargs cat, $(ls .env): what echo or ls prints
 			// becomes words of another command, so the spec's path

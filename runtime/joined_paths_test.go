@@ -10,8 +10,9 @@ import (
 
 // TestJoinedPathsOfUnmodelledPrograms: a program regate has no model of
 // meets the path rules with each path joined inside one word, in strict
-// mode: a bind mount (docker run -v SRC:DST, --mount source=SRC) gives the
-// container the host folder, so mounting ~/.ssh is reading it. Without
+// mode: a bind mount (podman run -v SRC:DST, --mount source=SRC) gives the
+// container the host folder, so mounting ~/.ssh is reading it (docker has
+// a model: TestRemoteProgramModels). Without
 // strict mode the spec's reading (the word as one token) stands.
 func TestJoinedPathsOfUnmodelledPrograms(t *testing.T) {
 	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/src/a.go": "file"}
@@ -20,14 +21,14 @@ func TestJoinedPathsOfUnmodelledPrograms(t *testing.T) {
 	strict := newEngine(t, `{"strict": true, `+rules+`}`, runtime.WithFS(fsys))
 	plain := newEngine(t, `{`+rules+`}`, runtime.WithFS(fsys))
 	for _, c := range []struct{ cmd, strict, plain string }{
-		{"docker run -v ~/.ssh:/k alpine cat /k/id_rsa", "deny", "allow"},
-		{"docker run --volume=~/.ssh:/k:ro alpine", "deny", "allow"},
-		{"docker run --mount type=bind,source=/home/u/.ssh,target=/k alpine", "deny", "allow"},
-		{"docker run --mount=type=bind,src=~/.ssh,dst=/k alpine", "deny", "allow"},
+		{"podman run -v ~/.ssh:/k alpine cat /k/id_rsa", "deny", "allow"},
+		{"podman run --volume=~/.ssh:/k:ro alpine", "deny", "allow"},
+		{"podman run --mount type=bind,source=/home/u/.ssh,target=/k alpine", "deny", "allow"},
+		{"podman run --mount=type=bind,src=~/.ssh,dst=/k alpine", "deny", "allow"},
 		{"podman run -v /home/u/.ssh:/root/.ssh:z alpine", "deny", "allow"},
-		{"docker run -v ./src:/src alpine ls /src", "allow", "allow"},
-		{"docker run -v myvolume:/data alpine", "allow", "allow"},
-		{"docker run -e A=b,c=d alpine", "allow", "allow"},
+		{"podman run -v ./src:/src alpine ls /src", "allow", "allow"},
+		{"podman run -v myvolume:/data alpine", "allow", "allow"},
+		{"podman run -e A=b,c=d alpine", "allow", "allow"},
 	} {
 		for engine, want := range map[*runtime.Engine]string{strict: c.strict, plain: c.plain} {
 			d, err := engine.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})

@@ -40,7 +40,12 @@
 //     them).
 //   - stop: options end at the first operand (POSIX getopt, or a program
 //     that reads a subcommand or an expression there). Without it options
-//     and operands mix, as GNU programs permute them.
+//     and operands mix, as GNU programs permute them. stop_after: N ends
+//     them at the operand after N (ssh reads options around its
+//     destination, none in the command).
+//   - persistent: options the program and every subcommand below it read,
+//     wherever they stand (kubectl's global flags, cobra's persistent
+//     flags); a subcommand's own option of the same name shadows one.
 //   - operands_first: operands come before every option (find's start
 //     points); an operand after an option is not understood.
 //   - leading_number: the option a first word -NUM stands for (head -5 is
@@ -106,6 +111,17 @@
 //     of these strings (curl -F name=@file); slots take floor and
 //     floor_if_contains too (git config NAME VALUE sets configuration).
 //
+// A value or operand may hold its path among other text (form, on an
+// option or a slot): "remote" (HOST:PATH, with a ":" before any "/", is a
+// place on another host or in a container, a value), "volume" (docker -v
+// SRC:DST[:OPTIONS], SRC a host path when it begins with /, . or ~),
+// "mount" (docker --mount type=bind,source=…, read as CSV as docker
+// does), "key" ([KEY=]PATH). A writable mount of a host folder, or one of
+// a device, a socket or the kernel's file systems, floors. keywords make
+// an option's value KEYWORD=VALUE or KEYWORD VALUE, the keyword in any
+// case (ssh -o): VALUE takes the role the map gives the keyword, and a
+// keyword the map does not hold is not understood.
+//
 // A value or operand in the url role whose scheme is file: (or a curl
 // glob that may spell one) is not understood: it is a local path regate
 // does not read out of the URL.
@@ -125,7 +141,8 @@
 // without --hidden or --no-ignore), patch (a patch whose files the
 // program writes: git apply; facts reads the patch, and the filters
 // "strip" and "directory" carry -p and --directory), code (a script the
-// program runs),
+// program runs), shell (a word of a command a shell runs on another host,
+// which may be this one: ssh's command keeps the spec's reading),
 // url, string (text the program prints or compares), value (any other
 // option value, such as -n 5).
 package argmodel

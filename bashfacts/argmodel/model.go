@@ -45,7 +45,11 @@ const (
 	// Patch is a patch file the program reads and whose files it writes
 	// (git apply): facts reads the patch and gates each file it names as
 	// a write (facts/patch.go).
-	Patch  = "patch"
+	Patch = "patch"
+	// Shell is a word of a command a shell runs on another host, which
+	// may be this one (ssh HOST COMMAND): strict mode keeps the spec's
+	// reading of it, as a path where it looks like one.
+	Shell  = "shell"
 	Code   = "code"
 	URL    = "url"
 	String = "string"
@@ -66,7 +70,7 @@ func PathRole(role string) bool {
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -92,20 +96,27 @@ type file struct {
 // Program is the model of one program (or subcommand), as written in a
 // models/*.json file.
 type Program struct {
-	Names         []string   `json:"names"`
-	Syntax        string     `json:"syntax,omitempty"`
-	Exact         bool       `json:"exact,omitempty"`
-	Equals        bool       `json:"equals,omitempty"`
-	DoubleDash    bool       `json:"double_dash,omitempty"`
-	Stop          bool       `json:"stop,omitempty"`
-	OperandsFirst bool       `json:"operands_first,omitempty"`
-	LeadingNumber string     `json:"leading_number,omitempty"`
-	LeadingPlus   bool       `json:"leading_plus,omitempty"`
-	Assignments   bool       `json:"assignments,omitempty"`
-	PlusCommands  string     `json:"plus_commands,omitempty"`
-	Options       []*Opt     `json:"options,omitempty"`
-	Operands      []*Slot    `json:"operands,omitempty"`
-	Subcommands   []*Program `json:"subcommands,omitempty"`
+	Names      []string `json:"names"`
+	Syntax     string   `json:"syntax,omitempty"`
+	Exact      bool     `json:"exact,omitempty"`
+	Equals     bool     `json:"equals,omitempty"`
+	DoubleDash bool     `json:"double_dash,omitempty"`
+	Stop       bool     `json:"stop,omitempty"`
+	// StopAfter ends options at the operand after this many (ssh reads
+	// options before and after its destination, and none in the command).
+	StopAfter     int    `json:"stop_after,omitempty"`
+	OperandsFirst bool   `json:"operands_first,omitempty"`
+	LeadingNumber string `json:"leading_number,omitempty"`
+	LeadingPlus   bool   `json:"leading_plus,omitempty"`
+	Assignments   bool   `json:"assignments,omitempty"`
+	PlusCommands  string `json:"plus_commands,omitempty"`
+	Options       []*Opt `json:"options,omitempty"`
+	// Persistent are options the program and every subcommand below it
+	// read, wherever they stand (kubectl's global flags, as cobra's
+	// persistent flags).
+	Persistent  []*Opt     `json:"persistent,omitempty"`
+	Operands    []*Slot    `json:"operands,omitempty"`
+	Subcommands []*Program `json:"subcommands,omitempty"`
 
 	AssignmentsFloor string  `json:"assignments_floor,omitempty"`
 	OldBundle        bool    `json:"old_bundle,omitempty"`
@@ -128,6 +139,7 @@ type Program struct {
 	DefaultSubcommand string `json:"default_subcommand,omitempty"`
 
 	// Built by compile.
+	inherited  []*Opt // the persistent options of the programs above
 	short      map[byte]*Opt
 	exact      map[string]*Opt
 	longs      []string // sorted long names (gnu), for prefix search
@@ -189,6 +201,14 @@ type Opt struct {
 	// reads the names of a patch (role patch): "strip" leading components
 	// (git apply -p), "directory" prepended to them (--directory).
 	Filter string `json:"filter,omitempty"`
+	// Form says where the path stands in a value that holds more (forms.go):
+	// "remote" (HOST:PATH is no local path), "volume" (docker -v
+	// SRC:DST[:OPTIONS]), "mount" (docker --mount type=bind,source=…).
+	Form string `json:"form,omitempty"`
+	// Keywords make the value KEYWORD=VALUE or KEYWORD VALUE, the keyword
+	// in any case (ssh -o): VALUE takes the role the map gives the keyword
+	// (lower case), and a keyword not in the map is not understood.
+	Keywords map[string]string `json:"keywords,omitempty"`
 }
 
 // Filters of a recursive read (Opt.Filter).
@@ -218,6 +238,8 @@ type Slot struct {
 	// value); an operand without "=", or whose NAME is not in the map, is
 	// not understood.
 	Assign map[string]string `json:"assign,omitempty"`
+	// Form is the form of the slot's operands (Opt.Form).
+	Form string `json:"form,omitempty"`
 }
 
 //go:embed models/*.json
@@ -291,10 +313,11 @@ func (p *Program) compile(name string) error {
 		if len(s.Names) == 0 {
 			return fmt.Errorf("%s: a subcommand without names", name)
 		}
+		s.inherited = p.persistent()
 		if err := s.compile(name + " " + s.Names[0]); err != nil {
 			return err
 		}
-		sub := &subcommand{names: s.Names, p: s}
+		sub := &subcommand{names: s.Names, p: s, inherit: p.persistent()}
 		sub.once.Do(func() {})
 		subs = append(subs, sub)
 	}
@@ -313,11 +336,15 @@ func (p *Program) compileBody(name string) error {
 		return fmt.Errorf("%s: unknown syntax %q", name, p.Syntax)
 	}
 	p.short, p.exact = map[byte]*Opt{}, map[string]*Opt{}
-	for _, o := range p.Options {
+	own := len(p.Options) + len(p.Persistent)
+	for i, o := range slices.Concat(p.Options, p.Persistent, p.inherited) {
 		if err := o.check(name); err != nil {
 			return err
 		}
 		for _, n := range o.Names {
+			if p.exact[n] != nil && i >= own {
+				continue // a persistent option of a program above, shadowed here (cobra's rule)
+			}
 			if p.exact[n] != nil {
 				return fmt.Errorf("%s: the option %s is listed twice", name, n)
 			}
@@ -365,11 +392,12 @@ func (p *Program) compileBody(name string) error {
 // when its program was looked up lazily (lookup): git's model holds some
 // sixty of them, and a call uses one.
 type subcommand struct {
-	names []string
-	raw   []byte
-	once  sync.Once
-	p     *Program
-	err   error
+	names   []string
+	inherit []*Opt // the persistent options of the programs above it
+	raw     []byte
+	once    sync.Once
+	p       *Program
+	err     error
 }
 
 // program returns the subcommand's model, decoding it on first use.
@@ -380,6 +408,7 @@ func (s *subcommand) program(parent string) (*Program, error) {
 			s.err = fmt.Errorf("%s %s: %w", parent, s.names[0], err)
 			return
 		}
+		p.inherited = s.inherit
 		if err := p.compile(parent + " " + s.names[0]); err != nil {
 			s.err = err
 			return
@@ -389,8 +418,19 @@ func (s *subcommand) program(parent string) (*Program, error) {
 	return s.p, s.err
 }
 
+// persistent are the options p's subcommands inherit: its own persistent
+// options and those it inherits.
+func (p *Program) persistent() []*Opt {
+	return slices.Concat(p.inherited, p.Persistent)
+}
+
 // compileSubs indexes the subcommands of the program name.
 func (p *Program) compileSubs(name string, subs []*subcommand) error {
+	for _, s := range subs {
+		if s.inherit == nil {
+			s.inherit = p.persistent()
+		}
+	}
 	if len(subs) > 0 && !p.Stop {
 		return fmt.Errorf("%s: a program with subcommands must stop at its first operand", name)
 	}
@@ -464,6 +504,9 @@ func (p *Program) checkProgram(name string) error {
 
 // check checks a slot's role, or the roles of its assignments.
 func (s *Slot) check(prog string) error {
+	if s.Form != "" && (!forms[s.Form] || s.Assign != nil) {
+		return fmt.Errorf("%s: an operand has the unknown form %q, or a form and assign", prog, s.Form)
+	}
 	if s.Assign == nil {
 		if !roles[s.Role] {
 			return fmt.Errorf("%s: an operand has the unknown role %q", prog, s.Role)
@@ -556,6 +599,17 @@ func (o *Opt) checkExtras(prog string) error {
 		if !roles[c.Role] || c.Reason != "" {
 			return bad("role_when needs a known role and no reason")
 		}
+	}
+	if o.Form != "" && (!forms[o.Form] || o.Arg == argNone || o.Arg == argWords) {
+		return bad("form names a known form and needs a value")
+	}
+	for _, k := range slices.Sorted(maps.Keys(o.Keywords)) {
+		if k == "" || k != strings.ToLower(k) || !roles[o.Keywords[k]] {
+			return bad("keywords are lower case and have known roles: " + k)
+		}
+	}
+	if o.Keywords != nil && (o.Arg == argNone || o.Arg == argWords || o.Form != "" || o.AtFile) {
+		return bad("keywords need a value, and no form or at_file")
 	}
 	return nil
 }

@@ -188,7 +188,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			narrowed = true
 			pathspecs = append(pathspecs, a)
 		}
-		if p.Stop {
+		if p.Stop || (p.StopAfter > 0 && len(operands) >= p.StopAfter) {
 			optionsDone = true
 		}
 	}
@@ -336,7 +336,14 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 		ps.r.StdinPatch = p.name
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
-	ps.checkValue(p, s.Role, a.Text)
+	if s.Form != "" {
+		role, val, problem := form(s.Form, s.Role, a.Text, a.Dynamic)
+		words[i] = Word{Role: role, Value: val}
+		if problem != "" {
+			ps.fail("%s %s", p.name, problem)
+		}
+	}
+	ps.checkValue(p, words[i].Role, words[i].Value)
 	if s.Floor != "" && (len(s.FloorIfContains) == 0 || containsAny(a.Text, s.FloorIfContains)) {
 		ps.fail("%s %s %s", p.name, quoted(a.Text), s.Floor)
 	}

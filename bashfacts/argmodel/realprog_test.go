@@ -20,12 +20,7 @@ import (
 // and the row's claim about the run must hold; then the model
 // must read the words as the row says ("" for a command it does not
 // understand, which the program rejects too or which regate asks for).
-var realCases = []struct {
-	cmd   []string
-	claim string
-	holds func(dir, out string, failed bool) bool
-	roles string
-}{
+var realCases = []realCase{
 	{[]string{"grep", "--regex=x", "F"}, "--regex is --regexp: F is read", printed("x line"), "pattern read"},
 	{[]string{"grep", "--exp=x", "F"}, "--exp is no option of grep", rejects, ""},
 	{[]string{"grep", "--ex=x", "F"}, "--ex is ambiguous", rejects, ""},
@@ -185,60 +180,73 @@ func wrote(name string) func(string, string, bool) bool {
 	}
 }
 
+// realCase is a command, what the real program does with it, and the
+// roles the model reads in its words.
+type realCase struct {
+	cmd   []string
+	claim string
+	holds func(dir, out string, failed bool) bool
+	roles string
+}
+
 func TestModelsAgainstRealPrograms(t *testing.T) {
 	for _, c := range realCases {
-		t.Run(strings.Join(c.cmd, " "), func(t *testing.T) {
-			if bin, err := exec.LookPath(c.cmd[0]); err == nil {
-				dir := t.TempDir()
-				for name, body := range map[string]string{"F": "a\nx line\n", "G": "a\n", "D/sub.txt": "sub\n"} {
-					p := filepath.Join(dir, name)
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				old := time.Date(2001, time.January, 2, 0, 0, 0, 0, time.UTC)
-				if err := os.Chtimes(filepath.Join(dir, "D/sub.txt"), old, old); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Mkdir(filepath.Join(dir, "E"), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				run := exec.Command(bin, c.cmd[1:]...)
-				run.Dir, run.Stdin = dir, strings.NewReader("")
-				run.Env = append(slicesWithout(os.Environ(), "POSIXLY_CORRECT="), "LC_ALL=C")
-				out, err := run.CombinedOutput()
-				if !c.holds(dir, string(out), err != nil) {
-					t.Fatalf("%q does not do what the row says (%s): %v\n%s", c.cmd, c.claim, err, out)
-				}
+		t.Run(strings.Join(c.cmd, " "), func(t *testing.T) { checkRealCase(t, c) })
+	}
+}
+
+// checkRealCase runs c's command in a scratch folder (when its program is
+// installed), checks the row's claim, then the model's reading.
+func checkRealCase(t *testing.T, c realCase) {
+	if bin, err := exec.LookPath(c.cmd[0]); err == nil {
+		dir := t.TempDir()
+		for name, body := range map[string]string{"F": "a\nx line\n", "G": "a\n", "D/sub.txt": "sub\n"} {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
 			}
-			args := make([]argmodel.Arg, len(c.cmd)-1)
-			for i, w := range c.cmd[1:] {
-				args[i] = argmodel.Arg{Text: w}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			r := argmodel.Parse(c.cmd[0], args)
-			if c.roles == "" {
-				if r.Problem == "" {
-					t.Errorf("the model understands %q; the row says it is not understood", c.cmd)
-				}
-				return
-			}
-			if r.Problem != "" {
-				t.Fatalf("not understood: %s", r.Problem)
-			}
-			got := make([]string, len(r.Words))
-			for i, w := range r.Words {
-				got[i] = w.Role
-				if w.Role == argmodel.Option {
-					got[i] = "-"
-				}
-			}
-			if g := strings.Join(got, " "); g != c.roles {
-				t.Errorf("roles %q; want %q", g, c.roles)
-			}
-		})
+		}
+		old := time.Date(2001, time.January, 2, 0, 0, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(dir, "D/sub.txt"), old, old); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, "E"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		run := exec.Command(bin, c.cmd[1:]...)
+		run.Dir, run.Stdin = dir, strings.NewReader("")
+		run.Env = append(slicesWithout(os.Environ(), "POSIXLY_CORRECT="), "LC_ALL=C")
+		out, err := run.CombinedOutput()
+		if !c.holds(dir, string(out), err != nil) {
+			t.Fatalf("%q does not do what the row says (%s): %v\n%s", c.cmd, c.claim, err, out)
+		}
+	}
+	args := make([]argmodel.Arg, len(c.cmd)-1)
+	for i, w := range c.cmd[1:] {
+		args[i] = argmodel.Arg{Text: w}
+	}
+	r := argmodel.Parse(c.cmd[0], args)
+	if c.roles == "" {
+		if r.Problem == "" {
+			t.Errorf("the model understands %q; the row says it is not understood", c.cmd)
+		}
+		return
+	}
+	if r.Problem != "" {
+		t.Fatalf("not understood: %s", r.Problem)
+	}
+	got := make([]string, len(r.Words))
+	for i, w := range r.Words {
+		got[i] = w.Role
+		if w.Role == argmodel.Option {
+			got[i] = "-"
+		}
+	}
+	if g := strings.Join(got, " "); g != c.roles {
+		t.Errorf("roles %q; want %q", g, c.roles)
 	}
 }
 

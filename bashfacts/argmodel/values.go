@@ -205,6 +205,21 @@ func (ps *parser) take(p *Program, o *Opt, w *Word, v string, a Arg) bool {
 			w.Role = role
 		}
 	}
+	if o.Keywords != nil {
+		role, val, name, ok := keyword(o.Keywords, v)
+		if !ok {
+			ps.fail("%s: %s %q is not a keyword regate's model of %s knows", p.name, o.Names[0], quoted(name), p.name)
+			return false
+		}
+		w.Role, w.Value = role, val
+	}
+	if o.Form != "" {
+		role, val, problem := form(o.Form, w.Role, v, a.Dynamic)
+		w.Role, w.Value = role, val
+		if problem != "" {
+			ps.fail("%s %s %s", p.name, o.Names[0], problem)
+		}
+	}
 	if len(o.RoleWhen) > 0 {
 		ps.pending = append(ps.pending, pendingRole{word: w, opt: o, glob: a.Glob && v == a.Text})
 	} else if !ps.checkValue(p, w.Role, v) {

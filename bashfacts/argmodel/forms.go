@@ -1,0 +1,144 @@
+package argmodel
+
+import (
+	"encoding/csv"
+	"path"
+	"strings"
+)
+
+// Forms of a value that holds a path among other things (Opt.Form,
+// Slot.Form). The path takes the option's or slot's role; the rest of the
+// value is a plain value.
+const (
+	// FormRemote is HOST:PATH, a path on another host or in a container
+	// (scp, docker cp, docker build's git context), read as scp reads it:
+	// a ":" before the first "/" makes the value remote, so it is a value
+	// and not a local path. ./a:b and /a:b are local paths.
+	FormRemote = "remote"
+	// FormVolume is docker's -v SRC:DST[:OPTIONS]: SRC is a host path when
+	// it begins with "/", "." or "~" (docker's own test), else the name of
+	// a volume; a lone DST is an anonymous volume.
+	FormVolume = "volume"
+	// FormMount is docker's --mount, a comma-separated list (CSV, as
+	// docker reads it) of key=value: with type=bind, source (or src) is a
+	// host path.
+	FormMount = "mount"
+	// FormKey is [KEY=]PATH (kubectl create secret --from-file=key=path):
+	// the path follows the first "=".
+	FormKey = "key"
+)
+
+var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true, FormKey: true}
+
+// form reads the value v of a word in a form: the role and value the word
+// stands for, and why the form makes the call ask ("" when it does not).
+// A host folder mounted for writing asks: a container writes there what
+// regate cannot see, as tar -x does. Mounted read-only it is a folder read
+// recursively (role as given, tree). A device, a socket or the kernel's
+// own file systems mounted into a container reach past the file rules.
+func form(f, role, v string, dynamic bool) (string, string, string) {
+	switch f {
+	case FormRemote:
+		if remotePath(v) {
+			if dynamic {
+				return role, v, "cannot tell whether " + quoted(v) + " names a local path: an expansion comes before its \":\""
+			}
+			return Value, v, ""
+		}
+		return role, v, ""
+	case FormKey:
+		if _, after, ok := strings.Cut(v, "="); ok {
+			return role, after, ""
+		}
+		return role, v, ""
+	case FormVolume:
+		parts := strings.Split(v, ":")
+		src := parts[0]
+		if len(parts) < 2 || !hostSource(src) {
+			return Value, v, "" // a volume's name, or the container's path alone
+		}
+		readOnly := len(parts) > 2 && (hasOption(strings.Split(parts[2], ","), "ro") || hasOption(strings.Split(parts[2], ","), "readonly"))
+		return role, src, mountProblem(src, readOnly)
+	case FormMount:
+		fields, err := csv.NewReader(strings.NewReader(v)).Read()
+		if err != nil {
+			return role, v, "cannot read the mount " + quoted(v) + ": " + err.Error()
+		}
+		kind, src, readOnly := "volume", "", false
+		for _, fld := range fields {
+			key, val, hasVal := strings.Cut(fld, "=")
+			switch strings.ToLower(strings.TrimSpace(key)) {
+			case "type":
+				kind = strings.ToLower(val)
+			case "source", "src":
+				src = val
+			case "readonly", "ro":
+				readOnly = !hasVal || val == "1" || strings.EqualFold(val, "true")
+			}
+		}
+		if kind != "bind" {
+			return Value, v, "" // a volume, tmpfs or image: no host path
+		}
+		if src == "" {
+			return role, v, "the bind mount " + quoted(v) + " names no source"
+		}
+		return role, src, mountProblem(src, readOnly)
+	}
+	return role, v, ""
+}
+
+// remotePath reports HOST:PATH as scp tells it from a local path: a ":"
+// that comes before any "/" and is not the first character.
+func remotePath(v string) bool {
+	i := strings.IndexAny(v, ":/")
+	return i > 0 && v[i] == ':'
+}
+
+// hostSource reports a -v source that docker reads as a host path.
+func hostSource(src string) bool {
+	return src != "" && strings.ContainsAny(src[:1], "/.~$")
+}
+
+func hasOption(opts []string, name string) bool {
+	for _, o := range opts {
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// mountProblem says why mounting the host path src asks.
+func mountProblem(src string, readOnly bool) string {
+	if strings.HasPrefix(src, "/") {
+		clean := path.Clean(src)
+		for _, p := range []string{"/dev", "/proc", "/sys", "/run", "/var/run"} {
+			if clean == p || strings.HasPrefix(clean, p+"/") {
+				return "gives the container " + clean + ", a device, a socket or a kernel interface of the host"
+			}
+		}
+		if clean == "/" {
+			return "gives the container the host's whole file system"
+		}
+	}
+	if !readOnly {
+		return "gives the container " + quoted(src) + " to write, and regate cannot see what it writes there (a read-only mount, :ro, is read as a folder)"
+	}
+	return ""
+}
+
+// keyword reads the value of an option whose values are KEYWORD=VALUE or
+// KEYWORD VALUE (ssh -o), the keyword in any case: the value's role is the
+// one keywords gives the keyword, and a keyword keywords does not hold is
+// not understood.
+func keyword(keywords map[string]string, v string) (role, val, name string, ok bool) {
+	v = strings.TrimLeft(v, " \t")
+	i := strings.IndexAny(v, "= \t")
+	if i <= 0 {
+		return "", "", v, false
+	}
+	name, val = strings.ToLower(v[:i]), strings.TrimLeft(v[i:], " \t")
+	val = strings.TrimLeft(strings.TrimPrefix(val, "="), " \t")
+	role, ok = keywords[name]
+	return role, val, name, ok
+}
