@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
 )
 
 // remoteRealCases tie the models of ssh, scp and wget to the programs, as
