@@ -7,6 +7,7 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gobwas/glob v1.1.0
 	github.com/google/go-cmp v0.7.0
+	github.com/moby/patternmatcher v0.6.1
 	github.com/open-policy-agent/opa v1.22.4
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0

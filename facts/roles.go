@@ -22,7 +22,7 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	switch t.Role {
 	case argmodel.Read:
 		return append(out, roleCheck(c, "read"))
-	case TreeRole, TreeVisibleRole, TreeTrackedRole:
+	case TreeRole, TreeVisibleRole, TreeTrackedRole, argmodel.TreeContext:
 		// The folder on the read surface, and what a walk of it finds
 		// (tree.go).
 		out = append(out, roleCheck(c, "read"))

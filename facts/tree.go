@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/moby/patternmatcher"
 	"github.com/regate/regate/bashfacts"
 	"github.com/regate/regate/bashfacts/argmodel"
 )
@@ -130,6 +131,9 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	if len(f.Kernel) > 0 {
 		root = f.Kernel[0]
 	}
+	if role == argmodel.TreeContext {
+		w.excludes = e.dockerignore(root)
+	}
 	err := w.walk(root, dir)
 	var out []Check
 	switch {
@@ -178,9 +182,12 @@ type treeWalk struct {
 	// every: keep every entry, whatever the path hint says (a deletion's
 	// entries meet the write rules, which the hint does not cover), within
 	// maxTreeEntries.
-	every   bool
-	groups  [][]string // one group (two, through a link) per path found
-	linkErr string     // the first link inside that could not be resolved
+	every bool
+	// excludes: what a build context's .dockerignore leaves out (nil:
+	// nothing).
+	excludes *patternmatcher.PatternMatcher
+	groups   [][]string // one group (two, through a link) per path found
+	linkErr  string     // the first link inside that could not be resolved
 }
 
 // limit is how many entries the walk may visit.
@@ -231,6 +238,12 @@ func (w *treeWalk) walk(root, dir string) error {
 			}
 			rel := path.Join(d.rel, ent.name)
 			if ignored(ignores, rel, ent.dir) || !w.filter.reads(ent.name, ent.dir) {
+				continue
+			}
+			if excluded, enter := w.excluded(rel, ent.dir); excluded {
+				if enter {
+					queue = append(queue, treeDir{rel: rel, ignores: ignores})
+				}
 				continue
 			}
 			if entries++; entries > w.limit() {

@@ -23,6 +23,11 @@ func TestRemoteProgramModels(t *testing.T) {
 		"/home/u/repo/src/a.go":     "file",
 		"/home/u/repo/Dockerfile":   "file",
 		"/home/u/repo/k8s/app.yaml": "file",
+		// A build context whose .dockerignore leaves .env out.
+		"/home/u/repo/web/Dockerfile":    "file",
+		"/home/u/repo/web/.env":          "file",
+		"/home/u/repo/web/.dockerignore": "file:.env\n",
+		"/home/u/repo/web/index.js":      "file",
 	}
 	const rules = `"permission": {"*": "ask", "read": "allow",
 		"bash": {"*": "ask", "docker *": "allow", "kubectl *": "allow", "ssh *": "allow", "scp *": "allow", "wget *": "allow"},
@@ -49,6 +54,10 @@ func TestRemoteProgramModels(t *testing.T) {
 		{"docker run --env-file .env alpine", "deny", "deny"},
 		{"docker build -t app src", "allow", "allow"},
 		{"docker build -t app .", "ask", "allow"},
+		{"docker build -t web web", "allow", "allow"}, // its .dockerignore leaves .env out
+		// With -f, BuildKit may read Dockerfile.dockerignore beside it
+		// instead: regate reads the context whole.
+		{"docker build -f web/Dockerfile web", "ask", "allow"},
 		{"docker cp web:/app/x.lock ./x.lock", "deny", "allow"},
 		{"docker cp .env web:/app", "deny", "deny"},
 		// The container's .env, not the host's: strict mode reads it as the

@@ -35,6 +35,10 @@ const (
 	// ListTree is a folder listed recursively (ls -R): its folders are
 	// opened, its files only named.
 	ListTree = "list-tree"
+	// TreeContext is a build context sent whole to a builder, but for
+	// what its .dockerignore excludes (docker build PATH; facts reads the
+	// file, facts/dockerignore.go).
+	TreeContext = "tree-context"
 	// History is a folder of a git repository whose tracked files git
 	// reads from its index and history (git log -p, git show, git diff
 	// without a pathspec: Program.Whole).
@@ -63,14 +67,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, ListTree, History, TreeDelete, Patch:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (

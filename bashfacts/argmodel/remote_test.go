@@ -40,10 +40,10 @@ var remoteCases = []parseCase{
 	{[]string{"docker", "run", "--frob", "alpine"}, "", "docker run: the option --frob is not"},
 	{[]string{"docker", "run", "--rm=true", "alpine"}, "", "docker run: the option --rm takes no value"},
 	{[]string{"docker", "exec", "-it", "web", "cat", ".env"}, "sub - value value value", ""},
-	{[]string{"docker", "build", "-t", "app", "."}, "sub - value tree", ""},
+	{[]string{"docker", "build", "-t", "app", "."}, "sub - value tree-context", ""},
 	{[]string{"docker", "build", "-f", "docker/Dockerfile", "--iidfile", "id.txt", "."}, "sub - read - write tree", ""},
 	{[]string{"docker", "build", "https://github.com/a/b.git#main"}, "sub value", ""},
-	{[]string{"docker", "build", "-"}, "sub tree", ""},
+	{[]string{"docker", "build", "-"}, "sub tree-context", ""},
 	{[]string{"docker", "cp", "web:/app/log.txt", "./log.txt"}, "sub value write", ""},
 	{[]string{"docker", "cp", "./src", "web:/app"}, "sub tree value", ""},
 	{[]string{"docker", "cp", "/home/u/.ssh:x", "web:/k"}, "sub tree value", ""}, // absolute: a local path
