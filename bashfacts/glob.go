@@ -175,9 +175,10 @@ func (w *walker) globbedOperand(word *syntax.Word, sc scope) {
 	}
 }
 
-// unescapeGlob is a pattern's text with its escapes removed: the word
-// after quote removal ('*'.en? for \*.en?).
-func unescapeGlob(p string) string {
+// UnescapeGlob is a pattern's text with its escapes removed: the word
+// after quote removal ('*'.en? for \*.en?), and the name a component
+// without glob characters stands for.
+func UnescapeGlob(p string) string {
 	if !strings.Contains(p, `\`) {
 		return p
 	}

@@ -72,7 +72,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 			} else if st == substKnown && len(sp.values) == 1 && (sp.dir == nil || sameDir(*sp.dir, sc.dir)) {
 				// $f of for f in *.go: the paths the glob matches, as the
 				// glob written in its place would be.
-				args = append(args, argmodel.Arg{Text: unescapeGlob(sp.values[0]), Glob: hasGlobMeta(sp.values[0])})
+				args = append(args, argmodel.Arg{Text: UnescapeGlob(sp.values[0]), Glob: hasGlobMeta(sp.values[0])})
 			} else if _, ok := w.gitListing(word); ok {
 				// $(git ls-files …): tracked paths, several words or none,
 				// none of them an option (facts asks if one would be).
@@ -112,7 +112,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 	}
 	w.argBuf = args
 	m := modelRead{w: w, prog: prog, res: argmodel.Parse(prog, args), args: args, src: src, alts: alts, words: argWords, sc: sc}
-	if m.res.StdinPatch != "" && !sc.stdinKnown && sc.stdinFile == "" && m.res.Problem == "" {
+	if m.res.StdinPatch != "" && !sc.stdin.known && sc.stdin.file == "" && m.res.Problem == "" {
 		m.res.Problem = m.res.StdinPatch + " reads the patch from standard input, which regate does not read"
 	}
 	return m
@@ -364,14 +364,14 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		t.Role, t.Bare = wd.Role, !pathShaped(wd.Value) && !m.afterDashDash(k)
 	}
 	switch {
-	case m.res.StdinPatch != "" && m.sc.stdinKnown:
+	case m.res.StdinPatch != "" && m.sc.stdin.known:
 		// git apply <<'EOF': the patch is the heredoc's text (facts/patch.go).
 		w.strictToken("-", program, TokenArgument, m.sc)
 		t := &w.out.Tokens[len(w.out.Tokens)-1]
-		t.Role, t.Patch = argmodel.Patch, &PatchNames{Text: m.sc.stdinText}
-	case m.res.StdinPatch != "" && m.sc.stdinFile != "":
+		t.Role, t.Patch = argmodel.Patch, &PatchNames{Text: m.sc.stdin.text}
+	case m.res.StdinPatch != "" && m.sc.stdin.file != "":
 		// git apply < p.diff: the patch is the file.
-		w.strictToken(m.sc.stdinFile, program, TokenArgument, m.sc)
+		w.strictToken(m.sc.stdin.file, program, TokenArgument, m.sc)
 		w.out.Tokens[len(w.out.Tokens)-1].Role = argmodel.Patch
 	}
 	for _, d := range m.res.Defaults {

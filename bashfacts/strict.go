@@ -293,7 +293,7 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 		u.Strict = "runs after " + w.envSet + " was set, which changes what runs"
 	}
 	if u.Strict == "" {
-		u.Strict = inlineCode(prog, args, sc.stdin)
+		u.Strict = inlineCode(prog, args, sc.stdin.from)
 	}
 	if u.Strict == "" {
 		u.Strict = codeArgument(prog, args)

@@ -395,9 +395,9 @@ func (w *walker) substitutedToken(word *syntax.Word, kind string, sc scope) bool
 				t := &w.out.Tokens[len(w.out.Tokens)-1]
 				t.StrictOnly, t.Pattern, t.Glob, t.Split = true, false, "", false
 				if sp.pattern && hasGlobMeta(v) {
-					t.Value, t.Pattern, t.Glob, t.Split, t.Bare = unescapeGlob(v), true, v, sp.split, false
+					t.Value, t.Pattern, t.Glob, t.Split, t.Bare = UnescapeGlob(v), true, v, sp.split, false
 				} else if sp.pattern {
-					t.Value = unescapeGlob(v)
+					t.Value = UnescapeGlob(v)
 				}
 			}
 		}

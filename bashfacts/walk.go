@@ -10,21 +10,27 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// input is what regate knows of a statement's standard input.
+type input struct {
+	// from says where it comes from when it may carry a program (a pipe,
+	// a heredoc, a here-string).
+	from string
+	// text is the input when a heredoc or a here-string gives it
+	// literally (known).
+	text  string
+	known bool
+	// file is the file a "< FILE" redirect gives as the statement's one
+	// input, when it is literal ("" otherwise).
+	file string
+}
+
 // scope is what a statement inherits from where it stands.
 type scope struct {
 	origin string
 	dir    Dir
 	depth  int
-	// stdin says where the statement's standard input comes from when it
-	// may carry a program (a pipe, a heredoc, a here-string).
-	stdin string
-	// stdinText is that input when a heredoc or a here-string gives it
-	// literally (stdinKnown).
-	stdinText  string
-	stdinKnown bool
-	// stdinFile is the file a "< FILE" redirect gives as the statement's
-	// one input, when it is literal ("" otherwise).
-	stdinFile string
+	// stdin is the statement's standard input, as far as regate knows it.
+	stdin input
 	// env names a sensitive variable the command's own assignments set.
 	env string
 	// strictOnly marks what only strict mode evaluates: the commands of the
@@ -93,7 +99,7 @@ func (w *walker) enter(sc scope, origin string) (scope, bool) {
 	}
 	sc.depth++
 	sc.origin = origin
-	sc.stdin, sc.env, sc.evaluates, sc.stdinFile, sc.stdinText, sc.stdinKnown = "", "", "", "", "", false
+	sc.stdin, sc.env, sc.evaluates = input{}, "", ""
 	return sc, true
 }
 
@@ -113,13 +119,13 @@ func (w *walker) stmt(st *syntax.Stmt, sc scope) Dir {
 	// A statement's own input redirect replaces the input it inherits (a
 	// group's heredoc, a pipe).
 	if in := stdinOf(st); in != "" {
-		sc.stdin = in
+		sc.stdin.from = in
 	}
 	if in, several := inputRedirect(st); in != nil {
-		sc.stdinText, sc.stdinKnown, sc.stdinFile = "", false, ""
+		sc.stdin.text, sc.stdin.known, sc.stdin.file = "", false, ""
 		if !several {
-			sc.stdinText, sc.stdinKnown = w.stdinText(in)
-			sc.stdinFile = w.stdinFile(in)
+			sc.stdin.text, sc.stdin.known = w.stdinText(in)
+			sc.stdin.file = w.stdinFile(in)
 		}
 	}
 	sc.evaluates = w.noteStatement(st)
@@ -156,7 +162,7 @@ func (w *walker) command(cmd syntax.Command, sc scope) Dir {
 			left.feeds = true
 			w.stmt(c.X, left)
 			piped := sc
-			piped.stdin, piped.stdinText, piped.stdinKnown, piped.stdinFile = "a pipe", "", false, ""
+			piped.stdin = input{from: "a pipe"}
 			w.stmt(c.Y, piped)
 			return sc.dir
 		}

@@ -140,7 +140,7 @@ func (e *Env) expandGlob(pat, dir string) ([]string, error) {
 	cur := []string{path.Clean(start)}
 	for _, comp := range splitPath(p) {
 		if !isGlob(comp) {
-			lit := unescapeGlob(comp)
+			lit := bashfacts.UnescapeGlob(comp)
 			for i := range cur {
 				cur[i] = path.Join(cur[i], lit)
 			}
@@ -375,22 +375,6 @@ func isGlob(comp string) bool {
 		}
 	}
 	return false
-}
-
-// unescapeGlob is a component without glob characters, its escapes
-// removed: the name it stands for.
-func unescapeGlob(comp string) string {
-	if !strings.Contains(comp, `\`) {
-		return comp
-	}
-	var b strings.Builder
-	for i := 0; i < len(comp); i++ {
-		if comp[i] == '\\' && i+1 < len(comp) {
-			i++
-		}
-		b.WriteByte(comp[i])
-	}
-	return b.String()
 }
 
 // quoteGlob escapes what a bash pattern gives a meaning to, so that text
