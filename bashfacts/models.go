@@ -65,6 +65,8 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				args = append(args, argmodel.Arg{Text: v})
 			} else if v, ok := w.knownPlace(word); ok {
 				args = append(args, argmodel.Arg{Text: v})
+			} else if v, ok := w.joinedPlace(word); ok {
+				args = append(args, argmodel.Arg{Text: v})
 			} else if sp, st := w.substitute(word); st == substKnown && len(sp.values) == 1 && !sp.pattern {
 				// A variable the command sets to one literal value
 				// (p=-r; grep $p X .): the program reads that value.
@@ -262,6 +264,13 @@ func (m *modelRead) roles(toks []Token, i int) {
 		case altRole != "":
 			k, role = alt, altRole
 		default:
+			if t.Unknown != "" && m.res.Problem == "" && m.literalArg(i) {
+				// "$PWD":/src: the model read the word's literal text
+				// (joinedPlace) and took its path out of it (docker's
+				// SRC:DST), so the unknown whole word is the spec's
+				// reading alone.
+				t.SpecOnly = true
+			}
 			continue
 		}
 		switch {
@@ -284,6 +293,22 @@ func (m *modelRead) roles(toks []Token, i int) {
 			}
 		}
 	}
+}
+
+// literalArg reports whether the model read word i as one literal
+// argument: an expansion in it was resolved to a known place.
+func (m *modelRead) literalArg(i int) bool {
+	if m.src == nil {
+		return i < len(m.args) && !m.args[i].Dynamic
+	}
+	n, literal := 0, true
+	for k, s := range m.src {
+		if s == i {
+			n++
+			literal = literal && !m.args[k].Dynamic
+		}
+	}
+	return n == 1 && literal
 }
 
 // alt returns the model argument that stands for word i when the word

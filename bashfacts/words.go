@@ -133,6 +133,37 @@ func (w *walker) pwdForm(word *syntax.Word) (string, bool) {
 	return "." + r, true
 }
 
+// joinedPlace is a word that begins with the working directory or the
+// home ($PWD, $(pwd), $HOME) followed by literal text that begins with
+// ":" ("$PWD":/src, a docker mount SRC:DST): the text it stands for, the
+// place spelt as pwdForm and homeForm spell it. Only a program's model
+// reads it, splitting the word where the program does.
+func (w *walker) joinedPlace(word *syntax.Word) (string, bool) {
+	parts := flattenQuotes(word.Parts)
+	if len(parts) < 2 {
+		return "", false
+	}
+	head := ""
+	switch pe, _ := parts[0].part.(*syntax.ParamExp); {
+	case namesPwd(parts[0].part):
+		head = "."
+	case pe != nil && pe.Param != nil && pe.Param.Value == "HOME" && isSimpleParam(pe):
+		head = "$HOME"
+	default:
+		return "", false
+	}
+	var rest strings.Builder
+	for _, p := range parts[1:] {
+		if w.partText(&rest, p.part, p.quoted) {
+			return "", false
+		}
+	}
+	if r := rest.String(); strings.HasPrefix(r, ":") {
+		return head + r, true
+	}
+	return "", false
+}
+
 // namesPwd reports whether part is $PWD, ${PWD} or $(pwd) with at most
 // -L or -P: the working directory.
 func namesPwd(part syntax.WordPart) bool {

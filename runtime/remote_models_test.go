@@ -30,7 +30,7 @@ func TestRemoteProgramModels(t *testing.T) {
 		"/home/u/repo/web/index.js":      "file",
 	}
 	const rules = `"permission": {"*": "ask", "read": "allow",
-		"bash": {"*": "ask", "docker *": "allow", "kubectl *": "allow", "ssh *": "allow", "scp *": "allow", "wget *": "allow"},
+		"bash": {"*": "ask", "cd *": "allow", "docker *": "allow", "kubectl *": "allow", "ssh *": "allow", "scp *": "allow", "wget *": "allow"},
 		"path": {"*": "allow", "*.env": "deny", "~/.ssh/*": "deny"},
 		"write": {"*": "allow", "*.lock": "deny"}}`
 	strict := newEngine(t, `{"strict": true, `+rules+`}`, runtime.WithFS(fsys))
@@ -47,6 +47,11 @@ func TestRemoteProgramModels(t *testing.T) {
 		{`docker run --rm -v "$PWD":/src -w /src golang go test ./...`, "ask", "allow"},
 		{"docker run --rm -v ./src:/src alpine", "ask", "allow"},
 		{"docker run -v ~/.ssh:/k:ro alpine", "deny", "allow"},
+		// $PWD and $HOME before the ":" are the folders they name.
+		{`cd k8s && docker run --rm -v "$PWD":/app:ro -w /app alpine ls`, "allow", "allow"},
+		{`cd k8s && docker run --rm -v $PWD:/app alpine ls`, "ask", "allow"},
+		{`docker run --rm -v "$PWD":/app:ro alpine ls`, "ask", "allow"},
+		{`docker run --rm -v "$HOME":/h:ro alpine ls`, "ask", "allow"},
 		{`docker run -v "$HOME/.ssh:/k:ro" alpine`, "deny", "allow"},
 		{"docker run --mount type=bind,source=/home/u/.ssh,target=/k,readonly alpine", "deny", "allow"},
 		{"docker run --privileged alpine", "ask", "allow"},

@@ -36,7 +36,7 @@ var programIndex = map[string]span{
 	"hostname": {"models/text.json", 3528, 4255},
 	"install":  {"models/files.json", 8850, 10209},
 	"jq":       {"models/search.json", 17293, 19113},
-	"kubectl":  {"models/kubectl.json", 22, 73565},
+	"kubectl":  {"models/kubectl.json", 22, 73685},
 	"less":     {"models/pager.json", 22, 3007},
 	"ln":       {"models/files.json", 10614, 11648},
 	"ls":       {"models/files.json", 22, 3263},

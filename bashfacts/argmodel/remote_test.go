@@ -67,6 +67,8 @@ var remoteCases = []parseCase{
 	{[]string{"kubectl", "cp", "./.env", "web-1:/tmp/x"}, "sub tree value", ""},
 	{[]string{"kubectl", "rollout", "status", "deploy/web"}, "sub sub value", ""},
 	{[]string{"kubectl", "config", "get-contexts"}, "sub sub", ""},
+	{[]string{"kubectl", "top", "pods", "--containers"}, "sub sub -", ""}, // an alias of top pod
+	{[]string{"kubectl", "create", "deploy", "web", "--image=nginx"}, "sub sub value value", ""},
 	{[]string{"kubectl", "config", "view", "--raw"}, "sub sub -", "kubectl config view --raw prints the kubeconfig's credentials"},
 	{[]string{"kubectl", "create", "secret", "generic", "s", "--from-file=key=.env"}, "sub sub sub value tree", ""},
 	{[]string{"kubectl", "create", "configmap", "c", "--from-env-file", "app.env"}, "sub sub value - read", ""},
