@@ -40,7 +40,7 @@ func form(f, role, v string, dynamic bool) (string, string, string) {
 	switch f {
 	case FormRemote:
 		if remotePath(v) {
-			if dynamic {
+			if host, _, _ := strings.Cut(v, ":"); dynamic && strings.ContainsAny(host, "$`") {
 				return role, v, "cannot tell whether " + quoted(v) + " names a local path: an expansion comes before its \":\""
 			}
 			return Value, v, ""

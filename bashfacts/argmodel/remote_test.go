@@ -97,6 +97,7 @@ var remoteCases = []parseCase{
 	{[]string{"scp", "-S", "./evil", "a", "host:"}, "- value read value", "scp -S runs a program in place of ssh"},
 	{[]string{"scp", "-t", "."}, "- write", "scp -t runs scp's remote end"},
 	{[]string{"scp", "$h:x", "y"}, "", "scp: $h:x is an expansion where scp reads options"},
+	{[]string{"scp", "-r", "--", "$h:x", "y"}, "- - tree write", "scp cannot tell whether $h:x names a local path"},
 	// wget: GNU options; what it writes is named by -O, else the URL names it.
 	{[]string{"wget", "-qO-", "https://example.com"}, "write url", ""},
 	{[]string{"wget", "-O", "out.html", "https://example.com"}, "- write url", ""},
