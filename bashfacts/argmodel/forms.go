@@ -26,9 +26,13 @@ const (
 	// FormKey is [KEY=]PATH (kubectl create secret --from-file=key=path):
 	// the path follows the first "=".
 	FormKey = "key"
+	// FormDownload is a URL whose file a download writes in the working
+	// directory under the name the URL gives it, as wget names it
+	// (downloadName): the value is that name.
+	FormDownload = "download"
 )
 
-var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true, FormKey: true}
+var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true, FormKey: true, FormDownload: true}
 
 // form reads the value v of a word in a form: the role and value the word
 // stands for, and why the form makes the call ask ("" when it does not).
@@ -46,6 +50,15 @@ func form(f, role, v string, dynamic bool) (string, string, string) {
 			return Value, v, ""
 		}
 		return role, v, ""
+	case FormDownload:
+		if dynamic {
+			return role, v, "cannot tell the name of the file " + quoted(v) + " is saved to: the URL holds an expansion"
+		}
+		name, why := downloadName(v)
+		if why != "" {
+			return role, v, "cannot tell the name of the file " + quoted(v) + " is saved to: " + why
+		}
+		return role, name, ""
 	case FormKey:
 		if _, after, ok := strings.Cut(v, "="); ok {
 			return role, after, ""
@@ -141,4 +154,107 @@ func keyword(keywords map[string]string, v string) (role, val, name string, ok b
 	val = strings.TrimLeft(strings.TrimPrefix(val, "="), " \t")
 	role, ok = keywords[name]
 	return role, val, name, ok
+}
+
+// downloadName is the name wget 1.21 saves a URL's file under in the
+// working directory (without -O, -P, -x, -r, --content-disposition and
+// the other options that name it otherwise): the last segment of the
+// URL's path once "." and ".." segments are resolved, its %XX escapes
+// decoded, with "?" and the query after it; index.html for an empty one.
+// A URL whose name wget would escape (a "/", a control character, or a
+// segment that decodes to "." or "..") or whose scheme wget does not
+// fetch gives why instead. TestRemoteModelsAgainstRealPrograms holds the
+// names to the real wget's. If the name is taken, wget saves NAME.1 (and
+// so on): a file no rule on NAME protects.
+func downloadName(u string) (name, why string) {
+	rest := u
+	if scheme, after, ok := strings.Cut(u, "://"); ok {
+		switch strings.ToLower(scheme) {
+		case "http", "https", "ftp", "ftps":
+		default:
+			return "", "wget does not fetch " + scheme + " URLs"
+		}
+		rest = after
+	} else if strings.Contains(u, ":") && !strings.Contains(strings.SplitN(u, "/", 2)[0], ".") {
+		return "", "it is not a URL wget reads"
+	}
+	rest, _, _ = strings.Cut(rest, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	_, p, _ := strings.Cut(rest, "/") // the host comes first
+	var segs []string
+	for _, s := range strings.Split(p, "/") {
+		switch s {
+		case ".":
+		case "..":
+			if len(segs) > 0 {
+				segs = segs[:len(segs)-1]
+			}
+		default:
+			segs = append(segs, s)
+		}
+	}
+	last := ""
+	if len(segs) > 0 {
+		last = segs[len(segs)-1]
+	}
+	if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") || p == "." || p == ".." {
+		last = ""
+	}
+	name, ok := unescapeURL(last)
+	switch {
+	case !ok:
+		return "", "its name holds an escape wget keeps"
+	case name == "":
+		name = "index.html"
+	case name == "." || name == "..":
+		return "", "its name is " + name
+	}
+	if hasQuery {
+		if strings.ContainsAny(query, "%/") {
+			return "", "its query holds an escape or a \"/\""
+		}
+		name += "?" + query
+	}
+	return name, ""
+}
+
+// unescapeURL decodes the %XX escapes of a URL path segment as wget does
+// for a file name, false when one decodes to a byte wget keeps escaped
+// (a "/", a control character of ASCII or of Latin-1) or is malformed.
+func unescapeURL(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' {
+			if i+2 >= len(s) {
+				return "", false
+			}
+			hi, lo := unhex(s[i+1]), unhex(s[i+2])
+			if hi < 0 || lo < 0 {
+				return "", false
+			}
+			c = byte(hi<<4 | lo)
+			i += 2
+		}
+		if c == '/' || c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+			return "", false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
+}
+
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
