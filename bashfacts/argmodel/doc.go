@@ -120,7 +120,9 @@
 // a device, a socket or the kernel's file systems, floors. keywords make
 // an option's value KEYWORD=VALUE or KEYWORD VALUE, the keyword in any
 // case (ssh -o): VALUE takes the role the map gives the keyword, and a
-// keyword the map does not hold is not understood.
+// keyword the map does not hold is not understood. "download" is a URL
+// whose file the program saves under the name the URL gives it (wget),
+// in the folder an option with download_dir names (wget -P).
 //
 // A value or operand in the url role whose scheme is file: (or a curl
 // glob that may spell one) is not understood: it is a local path regate

@@ -70,7 +70,7 @@ var programIndex = map[string]span{
 	"uniq":     {"models/text.json", 6242, 7054},
 	"unlink":   {"models/remove.json", 1069, 1233},
 	"wc":       {"models/text.json", 1897, 2522},
-	"wget":     {"models/wget.json", 22, 9199},
+	"wget":     {"models/wget.json", 22, 9202},
 	"xxd":      {"models/text.json", 7699, 8363},
 	"yarn":     {"models/build.json", 173012, 200914},
 	"zip":      {"models/archive.json", 9625, 14184},

@@ -213,6 +213,9 @@ type Opt struct {
 	// in any case (ssh -o): VALUE takes the role the map gives the keyword
 	// (lower case), and a keyword not in the map is not understood.
 	Keywords map[string]string `json:"keywords,omitempty"`
+	// DownloadDir: the value is the folder the operands of form download
+	// are saved in (wget -P).
+	DownloadDir bool `json:"download_dir,omitempty"`
 }
 
 // Filters of a recursive read (Opt.Filter).
@@ -611,6 +614,9 @@ func (o *Opt) checkExtras(prog string) error {
 		if k == "" || k != strings.ToLower(k) || !roles[o.Keywords[k]] {
 			return bad("keywords are lower case and have known roles: " + k)
 		}
+	}
+	if o.DownloadDir && (o.Arg == argNone || o.Arg == argWords) {
+		return bad("download_dir needs a value")
 	}
 	if o.Keywords != nil && (o.Arg == argNone || o.Arg == argWords || o.Form != "" || o.AtFile) {
 		return bad("keywords need a value, and no form or at_file")

@@ -87,6 +87,9 @@ type parser struct {
 	// pending are the option values whose role waits for every mode
 	// (role_when).
 	pending []pendingRole
+	// downloadDir is the folder a download option names (wget -P), where
+	// the operands of form download are saved.
+	downloadDir string
 }
 
 // pendingRole is an option value whose role is decided once every option
@@ -112,7 +115,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		}
 		return
 	}
-	ps.modes, ps.pending = ps.modes[:0], ps.pending[:0]
+	ps.modes, ps.pending, ps.downloadDir = ps.modes[:0], ps.pending[:0], ""
 	var operands []int
 	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
 	var pathspecs []Arg // the operands after "--"
@@ -338,6 +341,9 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	words[i] = Word{Role: s.Role, Value: a.Text}
 	if s.Form != "" {
 		role, val, problem := form(s.Form, s.Role, a.Text, a.Dynamic)
+		if s.Form == FormDownload && problem == "" && ps.downloadDir != "" {
+			val = strings.TrimSuffix(ps.downloadDir, "/") + "/" + val
+		}
 		words[i] = Word{Role: role, Value: val}
 		if problem != "" {
 			ps.fail("%s %s", p.name, problem)

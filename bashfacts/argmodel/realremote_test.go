@@ -35,6 +35,7 @@ var remoteRealCases = []realCase{
 	{[]string{"wget", "-q", "URL/d/../../G2"}, "dot segments are resolved", wrote("G2"), "- write"},
 	{[]string{"wget", "-q", "URL/a.txt?x=1&y=2#f"}, "the query is part of the name, the fragment is not", wrote("a.txt?x=1&y=2"), "- write"},
 	{[]string{"wget", "-q", "URL/caf%C3%A9"}, "UTF-8 is decoded", wrote("café"), "- write"},
+	{[]string{"wget", "-q", "URL/a.txt", "-P", "D"}, "-P names the folder it is saved in", wrote("D/a.txt"), "- write - list"},
 	{[]string{"wget", "-q", "URL/G"}, "a name that is taken gets .1", both(wrote("G.1"), holding("G", "a\n")), "- write"},
 	{[]string{"wget", "-q", "--spider", "URL/a.txt"}, "--spider writes nothing", both(succeeds, removed("a.txt")), "- - url"},
 	{[]string{"wget", "-q", "--sp", "URL/a.txt"}, "--sp is ambiguous", rejects, ""},

@@ -107,7 +107,8 @@ var remoteCases = []parseCase{
 	{[]string{"wget", "https://example.com/a.tgz"}, "write", ""}, // saved as a.tgz
 	{[]string{"wget", "-c", "example.com/a.tgz", "https://example.com/b/"}, "- write write", ""},
 	{[]string{"wget", "-r", "https://example.com/"}, "- url", "wget writes files whose names the server"},
-	{[]string{"wget", "-P", "dl", "https://example.com/a.tgz"}, "- list url", "wget writes files whose names the server"},
+	{[]string{"wget", "-P", "dl", "https://example.com/a.tgz"}, "- list write", ""}, // saved as dl/a.tgz
+	{[]string{"wget", "-P", "$d", "https://example.com/a.tgz"}, "", "wget: cannot tell the folder -P names"},
 	{[]string{"wget", "--content-disposition", "https://example.com/get?id=1"}, "- url", "wget writes files whose names the server"},
 	{[]string{"wget", "https://example.com/x%2Fy"}, "write", "wget cannot tell the name of the file"},
 	{[]string{"wget", "file:///etc/passwd"}, "write", "wget cannot tell the name of the file"},

@@ -213,6 +213,13 @@ func (ps *parser) take(p *Program, o *Opt, w *Word, v string, a Arg) bool {
 		}
 		w.Role, w.Value = role, val
 	}
+	if o.DownloadDir {
+		if a.Dynamic || v == "" {
+			ps.fail("%s: cannot tell the folder %s names for the files it saves", p.name, o.Names[0])
+			return false
+		}
+		ps.downloadDir = v
+	}
 	if o.Form != "" {
 		role, val, problem := form(o.Form, w.Role, v, a.Dynamic)
 		w.Role, w.Value = role, val
