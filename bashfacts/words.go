@@ -81,34 +81,47 @@ func (w *walker) literal(word *syntax.Word) (string, bool) {
 	return text, !dynamic
 }
 
+// placeWord splits a word that begins with the working directory ($PWD,
+// ${PWD}, $(pwd)) or the home ($HOME, ${HOME}), quoted or not, into that
+// place, spelt "." or as written ("$HOME", "${HOME}"), and the literal
+// text after it; false for any other word, or one with another expansion.
+func (w *walker) placeWord(word *syntax.Word) (head, rest string, ok bool) {
+	parts := flattenQuotes(word.Parts)
+	if len(parts) == 0 {
+		return "", "", false
+	}
+	switch pe, _ := parts[0].part.(*syntax.ParamExp); {
+	case namesPwd(parts[0].part):
+		head = "."
+	case pe != nil && pe.Param != nil && pe.Param.Value == "HOME" && isSimpleParam(pe):
+		head = "${HOME}"
+		if pe.Short {
+			head = "$HOME"
+		}
+	default:
+		return "", "", false
+	}
+	var b strings.Builder
+	for _, p := range parts[1:] {
+		if w.partText(&b, p.part, p.quoted) {
+			return "", "", false
+		}
+	}
+	return head, b.String(), true
+}
+
 // homeForm recognises $HOME and ${HOME}, alone or before a "/…" literal,
 // quoted or not ("$HOME/.ssh", "$HOME"/.ssh, ${HOME}/x), and returns the
 // word as written without quotes ("$HOME/.ssh") for the caller to expand.
 func (w *walker) homeForm(word *syntax.Word) (string, bool) {
 	if !startsWithParam(word.Parts) {
+		return "", false // the cheap test: homeForm sees every argument
+	}
+	head, rest, ok := w.placeWord(word)
+	if !ok || head == "." || (rest != "" && !strings.HasPrefix(rest, "/")) {
 		return "", false
 	}
-	parts := flattenQuotes(word.Parts)
-	pe, ok := parts[0].part.(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Param.Value != "HOME" || pe.Exp != nil || pe.Slice != nil ||
-		pe.Repl != nil || pe.Length || pe.Excl || pe.Index != nil || pe.Width || pe.Names != 0 {
-		return "", false
-	}
-	head := "${HOME}"
-	if pe.Short {
-		head = "$HOME"
-	}
-	var rest strings.Builder
-	for _, p := range parts[1:] {
-		if w.partText(&rest, p.part, p.quoted) {
-			return "", false
-		}
-	}
-	if r := rest.String(); r != "" && !strings.HasPrefix(r, "/") {
-		return "", false
-	} else {
-		return head + r, true
-	}
+	return head + rest, true
 }
 
 // pwdForm is a word that names a place below the working directory through
@@ -116,52 +129,24 @@ func (w *walker) homeForm(word *syntax.Word) (string, bool) {
 // as the relative path it stands for: "$PWD/.env" is "./.env". The spec
 // expands no variable but HOME, so such a token is strict mode's alone.
 func (w *walker) pwdForm(word *syntax.Word) (string, bool) {
-	parts := flattenQuotes(word.Parts)
-	if len(parts) == 0 || !namesPwd(parts[0].part) {
+	head, rest, ok := w.placeWord(word)
+	if !ok || head != "." || (rest != "" && !strings.HasPrefix(rest, "/")) {
 		return "", false
 	}
-	var rest strings.Builder
-	for _, p := range parts[1:] {
-		if w.partText(&rest, p.part, p.quoted) {
-			return "", false
-		}
-	}
-	r := rest.String()
-	if r != "" && !strings.HasPrefix(r, "/") {
-		return "", false
-	}
-	return "." + r, true
+	return head + rest, true
 }
 
 // joinedPlace is a word that begins with the working directory or the
-// home ($PWD, $(pwd), $HOME) followed by literal text that begins with
-// ":" ("$PWD":/src, a docker mount SRC:DST): the text it stands for, the
-// place spelt as pwdForm and homeForm spell it. Only a program's model
-// reads it, splitting the word where the program does.
+// home followed by literal text that begins with ":" ("$PWD":/src, a
+// docker mount SRC:DST): the text it stands for, the place spelt as
+// placeWord spells it. Only a program's model reads it, splitting the
+// word where the program does.
 func (w *walker) joinedPlace(word *syntax.Word) (string, bool) {
-	parts := flattenQuotes(word.Parts)
-	if len(parts) < 2 {
+	head, rest, ok := w.placeWord(word)
+	if !ok || !strings.HasPrefix(rest, ":") {
 		return "", false
 	}
-	head := ""
-	switch pe, _ := parts[0].part.(*syntax.ParamExp); {
-	case namesPwd(parts[0].part):
-		head = "."
-	case pe != nil && pe.Param != nil && pe.Param.Value == "HOME" && isSimpleParam(pe):
-		head = "$HOME"
-	default:
-		return "", false
-	}
-	var rest strings.Builder
-	for _, p := range parts[1:] {
-		if w.partText(&rest, p.part, p.quoted) {
-			return "", false
-		}
-	}
-	if r := rest.String(); strings.HasPrefix(r, ":") {
-		return head + r, true
-	}
-	return "", false
+	return head + rest, true
 }
 
 // namesPwd reports whether part is $PWD, ${PWD} or $(pwd) with at most
