@@ -2,6 +2,7 @@ package argmodel
 
 import (
 	"encoding/csv"
+	"net/url"
 	"path"
 	"strings"
 )
@@ -70,7 +71,11 @@ func form(f, role, v string, dynamic bool) (string, string, string) {
 		if len(parts) < 2 || !hostSource(src) {
 			return Value, v, "" // a volume's name, or the container's path alone
 		}
-		readOnly := len(parts) > 2 && (hasOption(strings.Split(parts[2], ","), "ro") || hasOption(strings.Split(parts[2], ","), "readonly"))
+		readOnly := false
+		if len(parts) > 2 {
+			opts := strings.Split(parts[2], ",")
+			readOnly = contains(opts, "ro") || contains(opts, "readonly")
+		}
 		return role, src, mountProblem(src, readOnly)
 	case FormMount:
 		fields, err := csv.NewReader(strings.NewReader(v)).Read()
@@ -110,15 +115,6 @@ func remotePath(v string) bool {
 // hostSource reports a -v source that docker reads as a host path.
 func hostSource(src string) bool {
 	return src != "" && strings.ContainsAny(src[:1], "/.~$")
-}
-
-func hasOption(opts []string, name string) bool {
-	for _, o := range opts {
-		if o == name {
-			return true
-		}
-	}
-	return false
 }
 
 // mountProblem says why mounting the host path src asks.
@@ -222,39 +218,17 @@ func downloadName(u string) (name, why string) {
 // for a file name, false when one decodes to a byte wget keeps escaped
 // (a "/", a control character of ASCII or of Latin-1) or is malformed.
 func unescapeURL(s string) (string, bool) {
-	if !strings.Contains(s, "%") {
-		return s, !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	name, err := url.PathUnescape(s)
+	if err != nil {
+		return "", false
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' {
-			if i+2 >= len(s) {
-				return "", false
-			}
-			hi, lo := unhex(s[i+1]), unhex(s[i+2])
-			if hi < 0 || lo < 0 {
-				return "", false
-			}
-			c = byte(hi<<4 | lo)
-			i += 2
-		}
-		if c == '/' || c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+	// Latin-1's control bytes are refused only from a segment with
+	// escapes, as before: UTF-8 written raw ("€.txt") is saved as written.
+	escaped := strings.Contains(s, "%")
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c == '/' || c < 0x20 || c == 0x7f || (escaped && c >= 0x80 && c < 0xa0) {
 			return "", false
 		}
-		b.WriteByte(c)
 	}
-	return b.String(), true
-}
-
-func unhex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	case 'A' <= c && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
+	return name, true
 }

@@ -316,15 +316,16 @@ func (p *Program) compile(name string) error {
 		return err
 	}
 	var subs []*subcommand
+	inherit := p.persistent()
 	for _, s := range p.Subcommands {
 		if len(s.Names) == 0 {
 			return fmt.Errorf("%s: a subcommand without names", name)
 		}
-		s.inherited = p.persistent()
+		s.inherited = inherit
 		if err := s.compile(name + " " + s.Names[0]); err != nil {
 			return err
 		}
-		sub := &subcommand{names: s.Names, p: s, inherit: p.persistent()}
+		sub := &subcommand{names: s.Names, p: s, inherit: inherit}
 		sub.once.Do(func() {})
 		subs = append(subs, sub)
 	}
