@@ -198,6 +198,9 @@ type Token struct {
 	// names (role patch: git apply's -p and --directory); nil for any
 	// other role.
 	Patch *PatchNames `json:"patch,omitempty"`
+	// Compose says how docker compose locates the project the token's
+	// folder holds (role compose); nil for any other role.
+	Compose *ComposeOptions `json:"compose,omitempty"`
 }
 
 // PatchNames say how git apply turns the names a patch holds into paths:
@@ -213,6 +216,18 @@ type PatchNames struct {
 	Directory string `json:"directory,omitempty"`
 	Unknown   string `json:"unknown,omitempty"`
 	Text      string `json:"text,omitempty"`
+}
+
+// ComposeOptions are the options docker compose locates its project by:
+// the compose files (-f), the environment files (--env-file) and the
+// project's folder (--project-directory), as written, relative to the
+// token's directory. Unknown says why one of them cannot be known (its
+// value is an expansion).
+type ComposeOptions struct {
+	Files     []string `json:"files,omitempty"`
+	EnvFiles  []string `json:"env_files,omitempty"`
+	Directory string   `json:"directory,omitempty"`
+	Unknown   string   `json:"unknown,omitempty"`
 }
 
 // Filters are globs a recursive read matches against the base names of

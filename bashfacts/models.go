@@ -413,9 +413,14 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 func (m *modelRead) attachFilters(toks []Token) {
 	var f Filters
 	names := PatchNames{Strip: 1}
+	var compose ComposeOptions
 	for k, wd := range m.res.Words {
-		if wd.Filter == argmodel.FilterStrip || wd.Filter == argmodel.FilterDirectory {
+		switch wd.Filter {
+		case argmodel.FilterStrip, argmodel.FilterDirectory:
 			names.set(wd, m.args[k].Dynamic)
+			continue
+		case argmodel.FilterComposeFile, argmodel.FilterComposeEnvFile, argmodel.FilterComposeDirectory:
+			compose.set(wd, m.args[k].Dynamic)
 			continue
 		}
 		if wd.Filter == "" || m.args[k].Dynamic || wd.Value == "" {
@@ -442,6 +447,9 @@ func (m *modelRead) attachFilters(toks []Token) {
 				n.Text = toks[i].Patch.Text // a patch read from a heredoc
 			}
 			toks[i].Patch = &n
+		case argmodel.Compose:
+			c := compose
+			toks[i].Compose = &c
 		}
 	}
 }
@@ -462,6 +470,23 @@ func (n *PatchNames) set(wd argmodel.Word, dynamic bool) {
 		return
 	}
 	n.Strip = strip
+}
+
+// set reads one of docker compose's options that locate the project into
+// c.
+func (c *ComposeOptions) set(wd argmodel.Word, dynamic bool) {
+	if dynamic {
+		c.Unknown = "the compose option " + wd.Value + " is known only when bash runs the command"
+		return
+	}
+	switch wd.Filter {
+	case argmodel.FilterComposeFile:
+		c.Files = append(c.Files, wd.Value)
+	case argmodel.FilterComposeEnvFile:
+		c.EnvFiles = append(c.EnvFiles, wd.Value)
+	default:
+		c.Directory = wd.Value
+	}
 }
 
 // intoFolder are the programs that, given a folder as their target, write

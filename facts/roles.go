@@ -41,6 +41,10 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 		// (history.go); the folder itself is not read.
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.historyChecks(t, dir)...)
+	case argmodel.Compose:
+		// What the compose project found from the folder reads and mounts
+		// (compose.go); the folder itself is not read.
+		return append(out, e.composeChecks(t, base)...)
 	case argmodel.Patch:
 		// The patch on the read surface, and each file it names on the
 		// write surface (patch.go).

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/regate/regate/bashfacts"
@@ -33,7 +34,7 @@ var toolFieldRoles = map[string]map[string]string{
 func (e *Env) toolRoleChecks(tool string, args map[string]any, cwd string) []Check {
 	roles := toolFieldRoles[tool]
 	var out []Check
-	for _, field := range sortedKeys(roles) {
+	for _, field := range slices.Sorted(maps.Keys(roles)) {
 		var values []string
 		switch v := args[field].(type) {
 		case string:
@@ -68,13 +69,4 @@ func (e *Env) toolRoleChecks(tool string, args map[string]any, cwd string) []Che
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -149,11 +149,17 @@ func TestDockerModelIsTheCLIs(t *testing.T) {
 		switch {
 		case len(path) == 0:
 			compareOptions(t, "docker (global)", p.Options, dockerOptions(t, "Global Options:"))
+		case len(path) == 1 && path[0] == "compose" && exec.Command("docker", "compose", "version").Run() != nil:
+			t.Log("skipped docker compose: the compose plugin is not installed")
+			return
 		case len(p.Subcommands) == 0:
 			t.Run(strings.Join(path, " "), func(t *testing.T) {
 				t.Parallel()
 				compareOptions(t, "docker "+strings.Join(path, " "), p.Options, dockerOptions(t, "Options:", path...))
 			})
+		case len(p.Options) > 1:
+			// A group with options of its own (docker compose -f …).
+			compareOptions(t, "docker "+strings.Join(path, " "), p.Options, dockerOptions(t, "Options:", path...))
 		}
 		for _, s := range p.Subcommands {
 			for _, name := range s.Names {

@@ -76,7 +76,7 @@ func form(f, role, v string, dynamic bool) (string, string, string) {
 			opts := strings.Split(parts[2], ",")
 			readOnly = contains(opts, "ro") || contains(opts, "readonly")
 		}
-		return role, src, mountProblem(src, readOnly)
+		return role, src, MountProblem(src, readOnly)
 	case FormMount:
 		fields, err := csv.NewReader(strings.NewReader(v)).Read()
 		if err != nil {
@@ -100,7 +100,7 @@ func form(f, role, v string, dynamic bool) (string, string, string) {
 		if src == "" {
 			return role, v, "the bind mount " + quoted(v) + " names no source"
 		}
-		return role, src, mountProblem(src, readOnly)
+		return role, src, MountProblem(src, readOnly)
 	}
 	return role, v, ""
 }
@@ -117,8 +117,10 @@ func hostSource(src string) bool {
 	return src != "" && strings.ContainsAny(src[:1], "/.~$")
 }
 
-// mountProblem says why mounting the host path src asks.
-func mountProblem(src string, readOnly bool) string {
+// MountProblem says why mounting the host path src into a container asks
+// ("" when it does not): docker run -v, and the bind mounts of a compose
+// project (facts/compose.go).
+func MountProblem(src string, readOnly bool) string {
 	if strings.HasPrefix(src, "/") {
 		clean := path.Clean(src)
 		for _, p := range []string{"/dev", "/proc", "/sys", "/run", "/var/run"} {

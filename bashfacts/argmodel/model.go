@@ -50,6 +50,12 @@ const (
 	// (git apply): facts reads the patch and gates each file it names as
 	// a write (facts/patch.go).
 	Patch = "patch"
+	// Compose is the folder a docker compose project is found from: facts
+	// loads the project as compose does (facts/compose.go) and gates the
+	// files it reads and mounts. The compose options that locate it
+	// (-f, --env-file, --project-directory) travel with it (filters
+	// compose-file, compose-env-file and compose-directory).
+	Compose = "compose"
 	// Shell is a word of a command a shell runs on another host, which
 	// may be this one (ssh HOST COMMAND): strict mode keeps the spec's
 	// reading of it, as a path where it looks like one.
@@ -67,14 +73,14 @@ const (
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch, Compose:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -131,8 +137,9 @@ type Program struct {
 	// Whole names what the program reads as a whole, beside its operands,
 	// when a Cond's modes hold and no operand follows "--": git log -p,
 	// git show and git diff print what the repository's index and history
-	// hold (role history) unless a pathspec narrows them. It reads as the
-	// operand "." in that role.
+	// hold (role history) unless a pathspec narrows them; docker compose up
+	// loads the project found from the working folder (role compose). It
+	// reads as the operand "." in that role.
 	Whole []*Cond `json:"whole,omitempty"`
 	// WholeNarrows says when glob pathspecs after "--" narrow the whole
 	// read instead of asking: when its modes hold and no operand comes
@@ -203,7 +210,10 @@ type Opt struct {
 	// those), "exclude-dir" (not the folders whose base name matches), as
 	// grep's --include, --exclude and --exclude-dir; or how the program
 	// reads the names of a patch (role patch): "strip" leading components
-	// (git apply -p), "directory" prepended to them (--directory).
+	// (git apply -p), "directory" prepended to them (--directory); or
+	// how docker compose locates its project (role compose):
+	// "compose-file" (-f), "compose-env-file" (--env-file),
+	// "compose-directory" (--project-directory).
 	Filter string `json:"filter,omitempty"`
 	// Form says where the path stands in a value that holds more (forms.go):
 	// "remote" (HOST:PATH is no local path), "volume" (docker -v
@@ -225,6 +235,10 @@ const (
 	FilterExcludeDir = "exclude-dir"
 	FilterStrip      = "strip"
 	FilterDirectory  = "directory"
+
+	FilterComposeFile      = "compose-file"
+	FilterComposeEnvFile   = "compose-env-file"
+	FilterComposeDirectory = "compose-directory"
 )
 
 // Slot takes operands.
@@ -498,8 +512,8 @@ func (p *Program) checkProgram(name string) error {
 		}
 	}
 	for _, c := range p.Whole {
-		if c.Role != History || c.Reason != "" {
-			return fmt.Errorf("%s: whole reads in the role history, with no reason", name)
+		if (c.Role != History && c.Role != Compose) || c.Reason != "" {
+			return fmt.Errorf("%s: whole reads in the role history or compose, with no reason", name)
 		}
 	}
 	for _, s := range p.Operands {
@@ -540,7 +554,8 @@ func (s *Slot) check(prog string) error {
 
 func (o *Opt) check(prog string) error {
 	switch o.Filter {
-	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory:
+	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory,
+		FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
 	default:
 		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
 	}

@@ -10,10 +10,14 @@ import (
 // the hook's once per tool call: the JSON Schema library compiles its
 // meta-schemas (about 8 ms), OPA's decision-log plugin links an OCI client
 // and Prometheus (about 8 ms). The schemas and the plugin's event type are
-// used by tests only.
+// used by tests only. distribution/reference compiles its image-name
+// regular expressions at init (about 2.5 ms); compose-go's types, format,
+// transform and loader packages link it (facts reads compose files with
+// compose-go's interpolation and dotenv packages alone).
 var heavyInit = []string{
 	"github.com/santhosh-tekuri/jsonschema",
 	"github.com/open-policy-agent/opa/v1/plugins/logs",
+	"github.com/distribution/reference",
 }
 
 // TestBinaryStartsLight fails when the binary links a package of heavyInit.

@@ -1,0 +1,308 @@
+package facts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/compose-spec/compose-go/v2/dotenv"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/regate/regate/bashfacts"
+)
+
+// maxComposeBytes bounds each compose or environment file read.
+const maxComposeBytes = 1 << 20
+
+// composeUse is what a docker compose project reads and mounts, as compose
+// loads it (composeProject): the facts its checks are made of.
+type composeUse struct {
+	files    []string // the compose files, read
+	reads    []string // files whose contents reach a container or the output
+	trees    []string // folders (or files) mounted read-only or synced into a container
+	contexts []composeContext
+	floors   []string // why the project asks whatever the rules say
+	writable []string // host paths mounted writable or special (each has a floor)
+	dotenv   []string // the environment files the project's variables come from, when read
+}
+
+// composeContext is a service's build context: its .dockerignore applies
+// when the Dockerfile is the context's own (as for docker build).
+type composeContext struct {
+	dir        string
+	ignoreFile bool
+}
+
+// composeProject loads the compose project docker compose run in dir
+// would load with the options o, as compose locates and reads it
+// (compose-go, the library docker compose itself loads projects with):
+// the files of -f, or of COMPOSE_FILE in the environment file, or the
+// first of compose.yaml, compose.yml, docker-compose.yml and
+// docker-compose.yaml found in the project folder or above it, with its
+// override file. nil when there is none: compose then fails and runs
+// nothing.
+func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUse, error) {
+	files := make([]string, len(o.Files))
+	for i, f := range o.Files {
+		if f == "-" {
+			return nil, errors.New("the compose file is read from standard input")
+		}
+		files[i] = e.absolute(f, dir)
+	}
+	wd := dir
+	switch {
+	case o.Directory != "":
+		wd = e.absolute(o.Directory, dir)
+	case len(files) > 0:
+		wd = path.Dir(files[0])
+	}
+	envFiles := make([]string, len(o.EnvFiles))
+	for i, f := range o.EnvFiles {
+		envFiles[i] = e.absolute(f, dir)
+	}
+	if len(envFiles) == 0 {
+		// compose reads .env through a link too; regate reads regular
+		// files only, so a .env that is not one asks (readComposeFile).
+		if mode, err := e.lstat(path.Join(wd, ".env")); err == nil && !mode.IsDir() {
+			envFiles = []string{path.Join(wd, ".env")}
+		}
+	}
+	env := map[string]string{}
+	defined := map[string]string{} // a variable's name: the environment file that sets it
+	for _, f := range envFiles {
+		text, err := e.readComposeFile(f)
+		if err != nil {
+			return nil, err
+		}
+		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
+			v, ok := env[k]
+			return v, ok
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		for k, v := range vars {
+			env[k], defined[k] = v, f
+		}
+	}
+	if len(files) == 0 {
+		if list, ok := env["COMPOSE_FILE"]; ok {
+			sep := env["COMPOSE_PATH_SEPARATOR"]
+			if sep == "" {
+				sep = ":"
+			}
+			for _, f := range strings.Split(list, sep) {
+				files = append(files, e.absolute(f, dir))
+			}
+		} else {
+			files = e.defaultComposeFiles(wd)
+		}
+		if len(files) > 0 && o.Directory == "" {
+			wd = path.Dir(files[0])
+		}
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	// What compose knows beside the environment files: the home folder
+	// and the working folder of the shell (PWD). Any other variable is
+	// the agent's environment, which regate does not see.
+	known := union(env, map[string]string{"HOME": e.Home, "PWD": dir})
+	use := &composeUse{files: files}
+	looked := map[string]bool{}
+	lookup := func(k string) (string, bool) {
+		looked[k] = true
+		v, ok := known[k]
+		return v, ok
+	}
+	for _, f := range files {
+		text, err := e.readComposeFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if why := composeUnknowns(text, known); why != "" {
+			use.floors = append(use.floors, "regate cannot tell what "+f+" reads and mounts: "+why)
+		}
+		model, err := canonicalCompose(text, lookup)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		for _, c := range model.containers() {
+			for _, k := range c.Environment.unset() {
+				looked[k] = true // a service takes the variable by name
+			}
+		}
+		use.add(model, func(p string) string { return e.absolute(p, wd) })
+	}
+	// The environment files' values reach the containers and compose's
+	// output when the compose files interpolate one of their variables,
+	// or when a service takes one by name (environment: [KEY]).
+	for k := range looked {
+		if f, ok := defined[k]; ok && !slices.Contains(use.dotenv, f) {
+			use.dotenv = append(use.dotenv, f)
+		}
+	}
+	sort.Strings(use.dotenv)
+	return use, nil
+}
+
+// union is the union of a and b, b's values first.
+func union(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// The names compose looks for without -f, in its order, and their
+// override files (compose-go's cli.DefaultFileNames and
+// DefaultOverrideFileNames, whose package regate does not link: it
+// validates with a JSON Schema library whose init every hook call would
+// pay).
+var (
+	composeFileNames     = []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"}
+	composeOverrideNames = []string{"compose.override.yml", "compose.override.yaml", "docker-compose.override.yml", "docker-compose.override.yaml"}
+)
+
+// defaultComposeFiles are the files compose finds from wd without -f: the
+// first default name in the nearest folder that has one, and its
+// override file.
+func (e *Env) defaultComposeFiles(wd string) []string {
+	for d := wd; ; d = path.Dir(d) {
+		if f := e.firstRegular(d, composeFileNames); f != "" {
+			if o := e.firstRegular(d, composeOverrideNames); o != "" {
+				return []string{f, o}
+			}
+			return []string{f}
+		}
+		if d == "/" || d == "." {
+			return nil
+		}
+	}
+}
+
+// firstRegular is the first of names in dir that exists (compose stats
+// them: a link to a file counts).
+func (e *Env) firstRegular(dir string, names []string) string {
+	for _, n := range names {
+		if mode, err := e.lstat(path.Join(dir, n)); err == nil && !mode.IsDir() {
+			return path.Join(dir, n)
+		}
+	}
+	return ""
+}
+
+// readComposeFile reads a compose or environment file, a regular file of
+// at most maxComposeBytes.
+func (e *Env) readComposeFile(name string) ([]byte, error) {
+	r, err := e.openRegularFile(name, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, maxComposeBytes+1))
+	if err == nil && len(b) > maxComposeBytes {
+		err = fmt.Errorf("%s is larger than %d bytes", name, maxComposeBytes)
+	}
+	return b, err
+}
+
+// composeVariable finds the variables a compose value interpolates ($$
+// is a literal $), as compose's template package reads them.
+var composeVariable = regexp.MustCompile(`\$(?:\$|([_a-zA-Z][_a-zA-Z0-9]*)|\{([_a-zA-Z][_a-zA-Z0-9]*))`)
+
+// composeUnknowns says why a compose file cannot be read as compose will
+// read it: it includes or extends other files (regate does not follow
+// them), or a path in it interpolates a variable regate does not know,
+// which the agent's environment may set. "" when neither.
+func composeUnknowns(text []byte, known map[string]string) string {
+	var raw struct {
+		Include  any `yaml:"include"`
+		Services map[string]struct {
+			Extends    any `yaml:"extends"`
+			Volumes    any `yaml:"volumes"`
+			EnvFile    any `yaml:"env_file"`
+			LabelFile  any `yaml:"label_file"`
+			Develop    any `yaml:"develop"`
+			Build      any `yaml:"build"`
+			Devices    any `yaml:"devices"`
+			Privileged any `yaml:"privileged"`
+		} `yaml:"services"`
+		Secrets map[string]struct {
+			File any `yaml:"file"`
+		} `yaml:"secrets"`
+		Configs map[string]struct {
+			File any `yaml:"file"`
+		} `yaml:"configs"`
+		Volumes any `yaml:"volumes"`
+	}
+	if err := yaml.Unmarshal(text, &raw); err != nil {
+		return "" // the loader reports it
+	}
+	if raw.Include != nil {
+		return "it includes other compose files, which regate does not follow"
+	}
+	var paths []any
+	for _, s := range raw.Services {
+		if m, ok := s.Extends.(map[string]any); ok && m["file"] != nil {
+			return "a service extends one of another file, which regate does not follow"
+		}
+		build := s.Build
+		if m, ok := s.Build.(map[string]any); ok {
+			build = []any{m["context"], m["dockerfile"], m["additional_contexts"], m["ssh"]}
+		}
+		paths = append(paths, s.Volumes, s.EnvFile, s.LabelFile, s.Develop, build, s.Devices, s.Privileged)
+	}
+	for _, s := range raw.Secrets {
+		paths = append(paths, s.File)
+	}
+	for _, c := range raw.Configs {
+		paths = append(paths, c.File)
+	}
+	paths = append(paths, raw.Volumes)
+	var unknown []string
+	walkStrings(paths, func(s string) {
+		for _, m := range composeVariable.FindAllStringSubmatch(s, -1) {
+			name := m[1] + m[2]
+			if _, ok := known[name]; name != "" && !ok && !slices.Contains(unknown, name) {
+				unknown = append(unknown, name)
+			}
+		}
+	})
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return "its paths or mounts interpolate " + strings.Join(unknown, ", ") +
+			", which the agent's environment may set and regate does not see"
+	}
+	return ""
+}
+
+// walkStrings calls f on every string inside v (YAML decoded to any).
+func walkStrings(v any, f func(string)) {
+	switch v := v.(type) {
+	case string:
+		f(v)
+	case []any:
+		for _, x := range v {
+			walkStrings(x, f)
+		}
+	case map[string]any:
+		for _, x := range v {
+			walkStrings(x, f)
+		}
+	}
+}
