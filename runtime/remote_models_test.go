@@ -63,6 +63,19 @@ func TestRemoteProgramModels(t *testing.T) {
 		// With -f, BuildKit may read Dockerfile.dockerignore beside it
 		// instead: regate reads the context whole.
 		{"docker build -f web/Dockerfile web", "ask", "allow"},
+		// BuildKit's options: a secret is read, an output written.
+		{"docker build --progress=plain --load -t app src", "allow", "allow"},
+		{"docker build --secret id=npm,src=.env -t app src", "deny", "allow"},
+		{"docker build --secret id=k,src=/home/u/.ssh/id_rsa -t app src", "deny", "allow"},
+		{"docker build --secret id=k,src=$HOME/.ssh/id_rsa -t app src", "ask", "allow"}, // an expansion inside the list
+		{"docker build --secret id=gh,env=GH_TOKEN -t app src", "allow", "allow"},
+		{"docker build -o type=tar,dest=image.tar src", "allow", "allow"},
+		{"docker build -o type=tar,dest=x.lock src", "deny", "allow"},
+		{"docker build -o out src", "ask", "allow"},
+		{"docker build --build-context keys=/home/u/.ssh src", "deny", "allow"},
+		{"docker build --ssh default src", "ask", "allow"},
+		{"docker buildx build --platform linux/arm64 -t app src", "allow", "allow"},
+		{"docker buildx bake", "ask", "allow"},
 		{"docker cp web:/app/x.lock ./x.lock", "deny", "allow"},
 		{"docker cp .env web:/app", "deny", "deny"},
 		// The container's .env, not the host's: strict mode reads it as the

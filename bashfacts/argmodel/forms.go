@@ -33,7 +33,8 @@ const (
 	FormDownload = "download"
 )
 
-var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true, FormKey: true, FormDownload: true}
+var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true, FormKey: true, FormDownload: true,
+	FormSecret: true, FormOutput: true, FormCache: true, FormContext: true}
 
 // form reads the value v of a word in a form: the role and value the word
 // stands for, and why the form makes the call ask ("" when it does not).
@@ -43,6 +44,8 @@ var forms = map[string]bool{FormRemote: true, FormVolume: true, FormMount: true,
 // own file systems mounted into a container reach past the file rules.
 func form(f, role, v string, dynamic bool) (string, string, string) {
 	switch f {
+	case FormSecret, FormOutput, FormCache, FormContext:
+		return buildForm(f, role, v)
 	case FormRemote:
 		if remotePath(v) {
 			if host, _, _ := strings.Cut(v, ":"); dynamic && strings.ContainsAny(host, "$`") {

@@ -16,7 +16,7 @@ var programIndex = map[string]span{
 	"date":     {"models/text.json", 2528, 3522},
 	"dd":       {"models/files.json", 11654, 12108},
 	"diff":     {"models/diff.json", 22, 3154},
-	"docker":   {"models/docker.json", 22, 97003},
+	"docker":   {"models/docker.json", 22, 108902},
 	"echo":     {"models/shell.json", 22, 62},
 	"egrep":    {"models/grep.json", 22, 3409},
 	"false":    {"models/shell.json", 119, 168},
