@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -49,72 +50,16 @@ type composeContext struct {
 // override file. nil when there is none: compose then fails and runs
 // nothing.
 func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUse, error) {
-	files := make([]string, len(o.Files))
-	for i, f := range o.Files {
-		if f == "-" {
-			return nil, errors.New("the compose file is read from standard input")
-		}
-		files[i] = e.absolute(f, dir)
+	p, err := e.locateCompose(dir, o)
+	if err != nil || len(p.files) == 0 {
+		return nil, err
 	}
-	wd := dir
-	switch {
-	case o.Directory != "":
-		wd = e.absolute(o.Directory, dir)
-	case len(files) > 0:
-		wd = path.Dir(files[0])
-	}
-	envFiles := make([]string, len(o.EnvFiles))
-	for i, f := range o.EnvFiles {
-		envFiles[i] = e.absolute(f, dir)
-	}
-	if len(envFiles) == 0 {
-		// compose reads .env through a link too; regate reads regular
-		// files only, so a .env that is not one asks (readComposeFile).
-		if mode, err := e.lstat(path.Join(wd, ".env")); err == nil && !mode.IsDir() {
-			envFiles = []string{path.Join(wd, ".env")}
-		}
-	}
-	env := map[string]string{}
-	defined := map[string]string{} // a variable's name: the environment file that sets it
-	for _, f := range envFiles {
-		text, err := e.readComposeFile(f)
-		if err != nil {
-			return nil, err
-		}
-		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
-			v, ok := env[k]
-			return v, ok
-		})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		for k, v := range vars {
-			env[k], defined[k] = v, f
-		}
-	}
-	if len(files) == 0 {
-		if list, ok := env["COMPOSE_FILE"]; ok {
-			sep := env["COMPOSE_PATH_SEPARATOR"]
-			if sep == "" {
-				sep = ":"
-			}
-			for _, f := range strings.Split(list, sep) {
-				files = append(files, e.absolute(f, dir))
-			}
-		} else {
-			files = e.defaultComposeFiles(wd)
-		}
-		if len(files) > 0 && o.Directory == "" {
-			wd = path.Dir(files[0])
-		}
-	}
-	if len(files) == 0 {
-		return nil, nil
-	}
+	files, wd := p.files, p.wd
 	// What compose knows beside the environment files: the home folder
 	// and the working folder of the shell (PWD). Any other variable is
 	// the agent's environment, which regate does not see.
-	known := union(env, map[string]string{"HOME": e.Home, "PWD": dir})
+	known := maps.Clone(p.env)
+	known["HOME"], known["PWD"] = e.Home, dir
 	use := &composeUse{files: files}
 	looked := map[string]bool{}
 	lookup := func(k string) (string, bool) {
@@ -145,7 +90,7 @@ func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUs
 	// output when the compose files interpolate one of their variables,
 	// or when a service takes one by name (environment: [KEY]).
 	for k := range looked {
-		if f, ok := defined[k]; ok && !slices.Contains(use.dotenv, f) {
+		if f, ok := p.defined[k]; ok && !slices.Contains(use.dotenv, f) {
 			use.dotenv = append(use.dotenv, f)
 		}
 	}
@@ -153,16 +98,78 @@ func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUs
 	return use, nil
 }
 
-// union is the union of a and b, b's values first.
-func union(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range a {
-		out[k] = v
+// composeLocation is where a project is: its compose files, the folder
+// its paths are relative to, and the variables its environment files set
+// (env), each with the file that sets it (defined).
+type composeLocation struct {
+	files        []string
+	wd           string
+	env, defined map[string]string
+}
+
+// locateCompose locates the project compose run in dir with o would load,
+// as compose does. No files when there is no project.
+func (e *Env) locateCompose(dir string, o bashfacts.ComposeOptions) (composeLocation, error) {
+	var files []string
+	for _, f := range o.Files {
+		if f == "-" {
+			return composeLocation{}, errors.New("the compose file is read from standard input")
+		}
+		files = append(files, e.absolute(f, dir))
 	}
-	for k, v := range b {
-		out[k] = v
+	wd := dir
+	switch {
+	case o.Directory != "":
+		wd = e.absolute(o.Directory, dir)
+	case len(files) > 0:
+		wd = path.Dir(files[0])
 	}
-	return out
+	var envFiles []string
+	for _, f := range o.EnvFiles {
+		envFiles = append(envFiles, e.absolute(f, dir))
+	}
+	if len(envFiles) == 0 {
+		// compose reads .env through a link too; regate reads regular
+		// files only, so a .env that is not one asks (readComposeFile).
+		if mode, err := e.lstat(path.Join(wd, ".env")); err == nil && !mode.IsDir() {
+			envFiles = []string{path.Join(wd, ".env")}
+		}
+	}
+	env, defined := map[string]string{}, map[string]string{}
+	for _, f := range envFiles {
+		text, err := e.readComposeFile(f)
+		if err != nil {
+			return composeLocation{}, err
+		}
+		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
+			v, ok := env[k]
+			return v, ok
+		})
+		if err != nil {
+			return composeLocation{}, fmt.Errorf("%s: %w", f, err)
+		}
+		for k, v := range vars {
+			env[k], defined[k] = v, f
+		}
+	}
+	if len(files) > 0 {
+		return composeLocation{files, wd, env, defined}, nil
+	}
+	if list, ok := env["COMPOSE_FILE"]; ok {
+		sep := env["COMPOSE_PATH_SEPARATOR"]
+		if sep == "" {
+			sep = ":"
+		}
+		for _, f := range strings.Split(list, sep) {
+			files = append(files, e.absolute(f, dir))
+		}
+	} else {
+		files = e.defaultComposeFiles(wd)
+	}
+	if len(files) > 0 && o.Directory == "" {
+		wd = path.Dir(files[0])
+	}
+	return composeLocation{files, wd, env, defined}, nil
 }
 
 // The names compose looks for without -f, in its order, and their

@@ -2,6 +2,9 @@ package runtime_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -92,5 +95,47 @@ func TestComposeProjects(t *testing.T) {
 				t.Errorf("%s (strict %v): %s (%s, %s, %v); want %s", c.cmd, engine == strict, d.Action, d.Matched, d.Reason, err, want)
 			}
 		}
+	}
+}
+
+// BenchmarkComposeUp decides docker compose up -d in strict mode, uncached,
+// in a project on disk: three services, a build context of 200 files with
+// a .dockerignore, a read-only mount, an env_file, a .env the compose file
+// interpolates. Facts load the project on every call (what a hook process
+// does once). docker build and docker run of the same context and mount
+// are the comparison: the difference is compose's.
+func BenchmarkComposeUp(b *testing.B) {
+	dir := b.TempDir()
+	files := map[string]string{
+		"compose.yaml": "services:\n  api:\n    build: .\n    volumes: [\"./src:/src:ro\"]\n    env_file: [api.env]\n" +
+			"  db:\n    image: postgres:${PG:-16}\n    environment:\n      POSTGRES_DB: ${DB}\n" +
+			"  cache:\n    image: redis\n",
+		".env": "DB=app\n", "api.env": "X=1\n", ".dockerignore": ".env\n", "Dockerfile": "FROM alpine\n",
+	}
+	for i := range 200 {
+		files[fmt.Sprintf("src/p%d/f%d.go", i/20, i)] = "package p\n"
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	e := newEngine(b, `{"strict": true, "permission": {"*": "ask", "read": "allow",
+		"bash": {"*": "ask", "docker *": "allow"}, "path": {"*": "allow", "*.pem": "deny"}}}`,
+		runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir), runtime.WithCacheSize(0))
+	for _, cmd := range []string{"docker compose up -d", "docker build . && docker run -v ./src:/src:ro --env-file api.env app"} {
+		b.Run(cmd, func(b *testing.B) {
+			call := facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if d, err := e.Decide(context.Background(), call); err != nil || d.Action != "allow" {
+					b.Fatal(d, err)
+				}
+			}
+		})
 	}
 }
