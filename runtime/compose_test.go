@@ -50,7 +50,7 @@ func TestComposeProjects(t *testing.T) {
 		"/home/u/app/src/pkg/x.go": "file",
 	}
 	const rules = `"permission": {"*": "ask", "read": "allow",
-		"bash": {"*": "ask", "cd *": "allow", "docker *": "allow"},
+		"bash": {"*": "ask", "cd *": "allow", "docker *": "allow", "docker-compose *": "allow"},
 		"path": {"*": "allow", "*.env": "deny", "~/.ssh/*": "deny"},
 		"write": {"*": "allow", "*.lock": "deny"}}`
 	strict := newEngine(t, `{"strict": true, `+rules+`}`, runtime.WithFS(fsys), runtime.WithCwd("/home/u/app"))
@@ -88,6 +88,10 @@ func TestComposeProjects(t *testing.T) {
 		{"docker compose -f /home/u/keys/compose.yaml up -d", "deny", "allow"},
 		{"docker compose --project-directory /home/u/envfile up -d", "deny", "allow"},
 		{"cd /home/u/empty && docker compose up -d", "allow", "allow"}, // no project: compose fails
+		// docker-compose, the same program installed standalone.
+		{"cd /home/u/keys && docker-compose up -d", "deny", "allow"},
+		{"cd /home/u/keys && docker-compose ps", "allow", "allow"},
+		{"docker-compose -f /home/u/rw/compose.yaml up", "ask", "allow"},
 	} {
 		for engine, want := range map[*runtime.Engine]string{strict: c.strict, plain: c.plain} {
 			d, err := engine.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})

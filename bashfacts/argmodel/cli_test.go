@@ -201,6 +201,35 @@ func TestDockerModelIsTheCLIs(t *testing.T) {
 	walk(loadModel(t, "models/docker.json"), nil)
 }
 
+// TestStandaloneComposeIsThePlugin: docker-compose, compose installed as
+// a program of its own, has the model of docker compose.
+func TestStandaloneComposeIsThePlugin(t *testing.T) {
+	var f struct{ Programs []*argmodel.Program }
+	b, err := os.ReadFile("models/docker.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	var plugin *argmodel.Program
+	for _, s := range f.Programs[0].Subcommands {
+		if slices.Contains(s.Names, "compose") {
+			plugin = s
+		}
+	}
+	if len(f.Programs) != 2 || plugin == nil || !slices.Equal(f.Programs[1].Names, []string{"docker-compose"}) {
+		t.Fatal("models/docker.json holds docker, with compose, and docker-compose")
+	}
+	standalone := *f.Programs[1]
+	standalone.Names = plugin.Names
+	got, _ := json.Marshal(standalone)
+	want, _ := json.Marshal(plugin)
+	if string(got) != string(want) {
+		t.Error("docker-compose's model is not docker compose's")
+	}
+}
+
 // TestDockerModelAgreesWithTheCLI: see agreeWithCLI.
 func TestDockerModelAgreesWithTheCLI(t *testing.T) {
 	agreeWithCLI(t, "docker", "DOCKER_HOST=unix:///nonexistent/regate-test.sock", "DOCKER_CONFIG=HOME/.docker")

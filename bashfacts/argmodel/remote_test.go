@@ -84,6 +84,8 @@ var remoteCases = []parseCase{
 	{[]string{"docker", "compose", "config", "--environment"}, "", "docker compose config --environment prints every variable"},
 	{[]string{"docker", "compose", "ps", "-f", "x.yml"}, "", "docker compose ps: the option -f (in -f) is not"},
 	{[]string{"docker", "compose", "bridge", "convert"}, "", "docker compose: the subcommand bridge is not"},
+	{[]string{"docker-compose", "-f", "dev.yml", "up", "-d"}, "- read sub -", ""},
+	{[]string{"docker-compose", "logs", "--tail=10", "api"}, "sub value value", ""},
 	{[]string{"docker", "plugin", "install", "x"}, "", "docker: the subcommand plugin is not"},
 	// kubectl: its global flags stand anywhere (cobra's persistent flags).
 	{[]string{"kubectl", "get", "pods", "-n", "web", "-o", "wide"}, "sub value - value - value", ""},
