@@ -228,6 +228,11 @@ type ComposeOptions struct {
 	EnvFiles  []string `json:"env_files,omitempty"`
 	Directory string   `json:"directory,omitempty"`
 	Unknown   string   `json:"unknown,omitempty"`
+	// Assigned names every variable the command assigns anywhere (as
+	// a prefix, by export, read or a loop): compose interpolates the
+	// environment it runs in, so these are not the values the project's
+	// .env gives them.
+	Assigned []string `json:"assigned,omitempty"`
 }
 
 // Filters are globs a recursive read matches against the base names of

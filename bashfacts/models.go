@@ -449,6 +449,7 @@ func (m *modelRead) attachFilters(toks []Token) {
 			toks[i].Patch = &n
 		case argmodel.Compose:
 			c := compose
+			c.Assigned = m.w.variableNames()
 			toks[i].Compose = &c
 		}
 	}

@@ -438,7 +438,9 @@ var stateVariables = set(
 	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS",
 	"TAR_OPTIONS", "GREP_OPTIONS", "MANOPT", "BROWSER", "SUDO_EDITOR", "SSH_ASKPASS", "SUDO_ASKPASS",
 	"RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "CURL_HOME", "WGETRC", "KUBECONFIG", "DOCKER_CONFIG",
-	"AWS_CONFIG_FILE", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES")
+	"AWS_CONFIG_FILE", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES",
+	// docker compose's -f and --env-file (facts/compose.go)
+	"COMPOSE_FILE", "COMPOSE_ENV_FILES", "COMPOSE_PATH_SEPARATOR", "COMPOSE_DISABLE_ENV_FILE")
 
 // stateVariablePrefixes name families of such variables: cargo's own
 // configuration (CARGO_TARGET_…_RUNNER runs the tests through a program),

@@ -1,6 +1,8 @@
 package bashfacts
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -47,6 +49,13 @@ func (w *walker) variable(name string) (varValue, bool) {
 	}
 	v, ok := w.assigned[name]
 	return v, ok
+}
+
+// variableNames are the names of every variable the command assigns, in
+// order.
+func (w *walker) variableNames() []string {
+	w.variable("") // collects the assignments
+	return slices.Sorted(maps.Keys(w.assigned))
 }
 
 // setVar records an assignment: the variable holds one of the literal

@@ -57,9 +57,13 @@ func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUs
 	files, wd := p.files, p.wd
 	// What compose knows beside the environment files: the home folder
 	// and the working folder of the shell (PWD). Any other variable is
-	// the agent's environment, which regate does not see.
+	// the agent's environment, which regate does not see, and so is one
+	// the command itself assigns.
 	known := maps.Clone(p.env)
 	known["HOME"], known["PWD"] = e.Home, dir
+	for _, name := range o.Assigned {
+		delete(known, name) // the command sets it: not the .env's value
+	}
 	use := &composeUse{files: files}
 	looked := map[string]bool{}
 	lookup := func(k string) (string, bool) {

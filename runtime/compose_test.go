@@ -46,6 +46,12 @@ func TestComposeProjects(t *testing.T) {
 		"/home/u/link/compose.yaml": "file:services:\n  db:\n    image: postgres\n    environment:\n      PW: ${PW}\n",
 		"/home/u/link/.env":         "link:/home/u/.ssh/id_rsa",
 		"/home/u/empty/README":      "file",
+		// A mount from an environment file, which the environment
+		// overrides.
+		"/home/u/envdata/compose.yaml": "file:services:\n  db:\n    image: postgres\n    volumes: [\"${DATA}:/d:ro\"]\n",
+		"/home/u/envdata/vars":         "file:DATA=./data\n",
+		"/home/u/envdata/data/x":       "file",
+		"/home/u/envdata/keys.yml":     "file:services:\n  db:\n    image: postgres\n    volumes: [\"~/.ssh:/k:ro\"]\n",
 		// Found from a subfolder, as compose finds it.
 		"/home/u/app/src/pkg/x.go": "file",
 	}
@@ -88,6 +94,14 @@ func TestComposeProjects(t *testing.T) {
 		{"docker compose -f /home/u/keys/compose.yaml up -d", "deny", "allow"},
 		{"docker compose --project-directory /home/u/envfile up -d", "deny", "allow"},
 		{"cd /home/u/empty && docker compose up -d", "allow", "allow"}, // no project: compose fails
+		// The environment compose runs in is the command's: a variable it
+		// sets is not the .env's value, and COMPOSE_FILE is -f.
+		{"cd /home/u/envdata && docker compose --env-file vars up -d", "allow", "allow"},
+		{"cd /home/u/envdata && DATA=/home/u/.ssh docker compose --env-file vars up -d", "ask", "allow"},
+		{"cd /home/u/envdata && export DATA=/home/u/.ssh; docker compose --env-file vars up -d", "ask", "ask"},
+		{"cd /home/u/envdata && COMPOSE_FILE=keys.yml docker compose --env-file vars up -d", "ask", "allow"},
+		{"cd /home/u/envdata && export COMPOSE_FILE=keys.yml && docker compose --env-file vars up -d", "ask", "ask"},
+		{"cd /home/u/envdata && docker compose -f keys.yml --env-file vars up -d", "deny", "allow"},
 		// docker-compose, the same program installed standalone.
 		{"cd /home/u/keys && docker-compose up -d", "deny", "allow"},
 		{"cd /home/u/keys && docker-compose ps", "allow", "allow"},
