@@ -94,6 +94,8 @@ func TestRemoteProgramModels(t *testing.T) {
 		{"kubectl create secret generic s --from-file=key=.env", "deny", "allow"},
 		{"kubectl --kubeconfig=/tmp/kc get pods", "ask", "allow"},
 		{"kubectl config view --raw", "ask", "allow"},
+		{"KUBECONFIG=/tmp/kc kubectl get pods", "ask", "allow"}, // --kubeconfig, spelt in the environment
+		{"DOCKER_CONFIG=/tmp/x docker ps", "ask", "allow"},
 		{"kubectl neat get pods", "ask", "allow"},
 		{"ssh host uptime", "allow", "allow"},
 		{"ssh host cat .env", "deny", "deny"}, // the host may be this one: the spec's reading stands
