@@ -70,6 +70,17 @@ var composeFixtures = []struct {
 		"compose.yaml": "services:\n  a:\n    build:\n      context: web\n      additional_contexts:\n        - shared=../lib\n        - img=docker-image://alpine\n  b:\n    build:\n      dockerfile_inline: |\n        FROM alpine\n",
 		"web/a":        "x",
 	}},
+	{name: "an include, with its own .env", files: map[string]string{
+		"compose.yaml":     "include:\n  - sub/compose.yaml\nservices:\n  api:\n    image: alpine\n    volumes: [\"./a:/a:ro\"]\n",
+		"sub/compose.yaml": "services:\n  db:\n    image: postgres\n    volumes: [\"${SUBDATA}:/d:ro\"]\n    env_file: [db.env]\n",
+		"sub/.env":         "SUBDATA=./data\n", "sub/db.env": "X=1\n", "sub/data/x": "x", "a/x": "x",
+	}},
+	{name: "an include with a project directory and environment file", files: map[string]string{
+		"compose.yaml":    "include:\n  - path: [infra/base.yml, infra/extra.yml]\n    project_directory: infra\n    env_file: infra/vars.env\n",
+		"infra/base.yml":  "services:\n  x:\n    image: alpine\n    volumes: [\"${CONF}:/c:ro\"]\n",
+		"infra/extra.yml": "services:\n  x:\n    env_file: [x.env]\n",
+		"infra/vars.env":  "CONF=./conf\n", "infra/x.env": "A=1\n", "infra/conf/c": "x",
+	}},
 	{name: "a path from the agent's environment", files: map[string]string{
 		"compose.yaml": "services:\n  db:\n    image: postgres\n    volumes: [\"${DATA_DIR:-./data}:/data:ro\"]\n",
 	}, floor: true},

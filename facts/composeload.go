@@ -54,7 +54,6 @@ func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUs
 	if err != nil || len(p.files) == 0 {
 		return nil, err
 	}
-	files, wd := p.files, p.wd
 	// What compose knows beside the environment files: the home folder
 	// and the working folder of the shell (PWD). Any other variable is
 	// the agent's environment, which regate does not see, and so is one
@@ -64,42 +63,139 @@ func (e *Env) composeProject(dir string, o bashfacts.ComposeOptions) (*composeUs
 	for _, name := range o.Assigned {
 		delete(known, name) // the command sets it: not the .env's value
 	}
-	use := &composeUse{files: files}
-	looked := map[string]bool{}
-	lookup := func(k string) (string, bool) {
-		looked[k] = true
-		v, ok := known[k]
-		return v, ok
+	r := composeReader{use: &composeUse{}, looked: map[string]bool{}, defined: p.defined, seen: map[string]bool{},
+		assigned: o.Assigned}
+	if err := e.readCompose(&r, p.files, p.wd, known, 0); err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		text, err := e.readComposeFile(f)
-		if err != nil {
-			return nil, err
-		}
-		if why := composeUnknowns(text, known); why != "" {
-			use.floors = append(use.floors, "regate cannot tell what "+f+" reads and mounts: "+why)
-		}
-		model, err := canonicalCompose(text, lookup)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		for _, c := range model.containers() {
-			for _, k := range c.Environment.unset() {
-				looked[k] = true // a service takes the variable by name
-			}
-		}
-		use.add(model, func(p string) string { return e.absolute(p, wd) })
-	}
+	use := r.use
 	// The environment files' values reach the containers and compose's
 	// output when the compose files interpolate one of their variables,
 	// or when a service takes one by name (environment: [KEY]).
-	for k := range looked {
-		if f, ok := p.defined[k]; ok && !slices.Contains(use.dotenv, f) {
+	for k := range r.looked {
+		if f, ok := r.defined[k]; ok && !slices.Contains(use.dotenv, f) {
 			use.dotenv = append(use.dotenv, f)
 		}
 	}
 	sort.Strings(use.dotenv)
 	return use, nil
+}
+
+// maxComposeIncludes bounds how deep compose files include others.
+const maxComposeIncludes = 8
+
+// composeReader is what reading a project's files gathers.
+type composeReader struct {
+	use     *composeUse
+	looked  map[string]bool   // the variables the files interpolate or take by name
+	defined map[string]string // a variable's name: the environment file that sets it
+	seen    map[string]bool   // the compose files read, against include cycles
+	// assigned are the variables the command sets: no environment file
+	// gives them their values.
+	assigned []string
+}
+
+// readCompose reads the compose files of one project (the main one, or
+// one a file includes), whose paths are relative to wd and which are
+// interpolated with known, into r; and, as compose-go's loader does
+// (ApplyInclude), each project their include entries name: its files
+// relative to wd, its folder the first file's (or its
+// project_directory, relative to wd), its variables those of its
+// environment files (the .env of its folder by default) that known does
+// not set.
+func (e *Env) readCompose(r *composeReader, files []string, wd string, known map[string]string, depth int) error {
+	if depth > maxComposeIncludes {
+		return fmt.Errorf("compose files include others more than %d deep", maxComposeIncludes)
+	}
+	lookup := func(k string) (string, bool) {
+		r.looked[k] = true
+		v, ok := known[k]
+		return v, ok
+	}
+	for _, f := range files {
+		if r.seen[f] {
+			return fmt.Errorf("%s is included twice (an include cycle, or one file in two places)", f)
+		}
+		r.seen[f] = true
+		r.use.files = append(r.use.files, f)
+		text, err := e.readComposeFile(f)
+		if err != nil {
+			return err
+		}
+		if why := composeUnknowns(text, known); why != "" {
+			r.use.floors = append(r.use.floors, "regate cannot tell what "+f+" reads and mounts: "+why)
+		}
+		model, err := canonicalCompose(text, lookup)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		for _, c := range model.containers() {
+			for _, k := range c.Environment.unset() {
+				r.looked[k] = true // a service takes the variable by name
+			}
+		}
+		r.use.add(model, func(p string) string { return e.absolute(p, wd) })
+		for _, inc := range model.Include {
+			if err := e.readInclude(r, inc, wd, known, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readInclude reads the project an include entry names.
+func (e *Env) readInclude(r *composeReader, inc composeInclude, wd string, known map[string]string, depth int) error {
+	if len(inc.Path) == 0 {
+		return errors.New("an include names no file")
+	}
+	in := func(p string) string { // compose-go's local resource loader: no ~
+		if path.IsAbs(p) {
+			return path.Clean(p)
+		}
+		return path.Join(wd, p)
+	}
+	files := make([]string, len(inc.Path))
+	for i, f := range inc.Path {
+		if strings.Contains(f, "://") || strings.HasPrefix(f, "oci:") || strings.HasPrefix(f, "git@") {
+			return errors.New("it includes " + f + ", a remote file regate does not fetch")
+		}
+		files[i] = in(f)
+	}
+	dir := path.Dir(files[0])
+	if inc.ProjectDirectory != "" {
+		dir = in(inc.ProjectDirectory)
+	}
+	envFiles := inc.EnvFile
+	if len(envFiles) == 0 {
+		if mode, err := e.lstat(path.Join(dir, ".env")); err == nil && !mode.IsDir() {
+			envFiles = []string{path.Join(dir, ".env")}
+		}
+	}
+	child := maps.Clone(known)
+	for _, f := range envFiles {
+		if f == "/dev/null" {
+			continue
+		}
+		f = in(f)
+		text, err := e.readComposeFile(f)
+		if err != nil {
+			return err
+		}
+		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
+			v, ok := child[k]
+			return v, ok
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		for k, v := range vars {
+			if _, set := child[k]; !set && !slices.Contains(r.assigned, k) { // the including project's value wins
+				child[k], r.defined[k] = v, f
+			}
+		}
+	}
+	return e.readCompose(r, files, dir, child, depth+1)
 }
 
 // composeLocation is where a project is: its compose files, the folder
@@ -237,12 +333,11 @@ func (e *Env) readComposeFile(name string) ([]byte, error) {
 var composeVariable = regexp.MustCompile(`\$(?:\$|([_a-zA-Z][_a-zA-Z0-9]*)|\{([_a-zA-Z][_a-zA-Z0-9]*))`)
 
 // composeUnknowns says why a compose file cannot be read as compose will
-// read it: it includes or extends other files (regate does not follow
-// them), or a path in it interpolates a variable regate does not know,
+// read it: a service extends one of another file (regate does not follow
+// it), or a path in it interpolates a variable regate does not know,
 // which the agent's environment may set. "" when neither.
 func composeUnknowns(text []byte, known map[string]string) string {
 	var raw struct {
-		Include  any `yaml:"include"`
 		Services map[string]struct {
 			Extends    any `yaml:"extends"`
 			Volumes    any `yaml:"volumes"`
@@ -263,9 +358,6 @@ func composeUnknowns(text []byte, known map[string]string) string {
 	}
 	if err := yaml.Unmarshal(text, &raw); err != nil {
 		return "" // the loader reports it
-	}
-	if raw.Include != nil {
-		return "it includes other compose files, which regate does not follow"
 	}
 	var paths []any
 	for _, s := range raw.Services {

@@ -41,6 +41,25 @@ type composeModel struct {
 	} `json:"volumes"`
 	Secrets map[string]composeFileRef `json:"secrets"`
 	Configs map[string]composeFileRef `json:"configs"`
+	Include []composeInclude          `json:"include"`
+}
+
+// composeInclude is an entry of include: a path, or {path, project_directory,
+// env_file}, path and env_file a string or a list.
+type composeInclude struct {
+	Path             composeStrings `json:"path"`
+	ProjectDirectory string         `json:"project_directory"`
+	EnvFile          composeStrings `json:"env_file"`
+}
+
+func (inc *composeInclude) UnmarshalJSON(data []byte) error {
+	var one string
+	if json.Unmarshal(data, &one) == nil {
+		*inc = composeInclude{Path: composeStrings{one}}
+		return nil
+	}
+	type plain composeInclude
+	return json.Unmarshal(data, (*plain)(inc))
 }
 
 // composeFileRef is a top-level secret or config.
