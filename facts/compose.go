@@ -32,13 +32,12 @@ import (
 //     Dockerfile is named or inline).
 //
 // Every service counts, whichever profiles or services the command
-// names, and so do those of the projects a file includes: the read can
-// only ask more. What regate cannot read as compose would asks: a
-// project folder after a cd regate cannot follow, an option bash
-// expands, a compose file read from standard input, a service that
-// extends one of another file, a remote include, a path that
-// interpolates a variable of the agent's environment, a file that does
-// not load.
+// names, and so do those of the projects a file includes and the
+// services of other files a service extends: the read can only ask more.
+// What regate cannot read as compose would asks: a project folder after a
+// cd regate cannot follow, an option bash expands, a compose file read
+// from standard input, a remote include, a path that interpolates a
+// variable of the agent's environment, a file that does not load.
 
 // composeChecks are the strict-only checks of a compose project token t.
 func (e *Env) composeChecks(t bashfacts.Token, base string) []Check {

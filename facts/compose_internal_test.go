@@ -81,6 +81,11 @@ var composeFixtures = []struct {
 		"infra/extra.yml": "services:\n  x:\n    env_file: [x.env]\n",
 		"infra/vars.env":  "CONF=./conf\n", "infra/x.env": "A=1\n", "infra/conf/c": "x",
 	}},
+	{name: "a service extends one of another file", files: map[string]string{
+		"compose.yaml":    "services:\n  api:\n    extends:\n      file: common/base.yml\n      service: base\n    volumes: [\"./own:/own:ro\"]\n",
+		"common/base.yml": "services:\n  base:\n    image: alpine\n    volumes: [\"./shared:/shared:ro\"]\n    env_file: [base.env]\n  other:\n    image: x\n    volumes: [\"./nope:/n\"]\n",
+		"common/base.env": "A=1\n", "own/x": "x", "common/shared/x": "x",
+	}},
 	{name: "a path from the agent's environment", files: map[string]string{
 		"compose.yaml": "services:\n  db:\n    image: postgres\n    volumes: [\"${DATA_DIR:-./data}:/data:ro\"]\n",
 	}, floor: true},

@@ -135,8 +135,55 @@ func (e *Env) readCompose(r *composeReader, files []string, wd string, known map
 			}
 		}
 		r.use.add(model, func(p string) string { return e.absolute(p, wd) })
+		if err := e.readExtends(r, model, wd, lookup, depth); err != nil {
+			return err
+		}
 		for _, inc := range model.Include {
 			if err := e.readInclude(r, inc, wd, known, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readExtends reads, for each service of model that extends a service of
+// another file, that service, as compose-go's loader does: the file
+// relative to wd, the service's paths relative to the file's folder, the
+// same variables; and what it extends in turn.
+func (e *Env) readExtends(r *composeReader, model *composeModel, wd string, lookup func(string) (string, bool), depth int) error {
+	for _, group := range []map[string]composeService{model.Services, model.Jobs} {
+		for _, name := range slices.Sorted(maps.Keys(group)) {
+			ext := group[name].Extends
+			if ext == nil || ext.File == "" {
+				continue // a service of the same file, which counts already
+			}
+			if depth >= maxComposeIncludes {
+				return fmt.Errorf("compose services extend others more than %d deep", maxComposeIncludes)
+			}
+			file := ext.File
+			if !path.IsAbs(file) {
+				file = path.Join(wd, file)
+			}
+			text, err := e.readComposeFile(file)
+			if err != nil {
+				return err
+			}
+			base, err := canonicalCompose(text, lookup)
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			s, ok := base.Services[ext.Service]
+			if !ok {
+				return fmt.Errorf("service %s extends %s, which %s does not hold", name, ext.Service, file)
+			}
+			if !slices.Contains(r.use.files, file) {
+				r.use.files = append(r.use.files, file)
+			}
+			dir := path.Dir(file)
+			only := &composeModel{Services: map[string]composeService{ext.Service: s}}
+			r.use.add(only, func(p string) string { return e.absolute(p, dir) })
+			if err := e.readExtends(r, only, dir, lookup, depth+1); err != nil {
 				return err
 			}
 		}
@@ -333,13 +380,11 @@ func (e *Env) readComposeFile(name string) ([]byte, error) {
 var composeVariable = regexp.MustCompile(`\$(?:\$|([_a-zA-Z][_a-zA-Z0-9]*)|\{([_a-zA-Z][_a-zA-Z0-9]*))`)
 
 // composeUnknowns says why a compose file cannot be read as compose will
-// read it: a service extends one of another file (regate does not follow
-// it), or a path in it interpolates a variable regate does not know,
+// read it: a path in it interpolates a variable regate does not know,
 // which the agent's environment may set. "" when neither.
 func composeUnknowns(text []byte, known map[string]string) string {
 	var raw struct {
 		Services map[string]struct {
-			Extends    any `yaml:"extends"`
 			Volumes    any `yaml:"volumes"`
 			EnvFile    any `yaml:"env_file"`
 			LabelFile  any `yaml:"label_file"`
@@ -361,9 +406,6 @@ func composeUnknowns(text []byte, known map[string]string) string {
 	}
 	var paths []any
 	for _, s := range raw.Services {
-		if m, ok := s.Extends.(map[string]any); ok && m["file"] != nil {
-			return "a service extends one of another file, which regate does not follow"
-		}
 		build := s.Build
 		if m, ok := s.Build.(map[string]any); ok {
 			build = []any{m["context"], m["dockerfile"], m["additional_contexts"], m["ssh"]}

@@ -97,6 +97,24 @@ type composeService struct {
 	Provider *struct {
 		Type string `json:"type"`
 	} `json:"provider"`
+	Extends *composeExtends `json:"extends"`
+}
+
+// composeExtends is a service's extends: a service of the same file, or
+// {service, file}.
+type composeExtends struct {
+	Service string `json:"service"`
+	File    string `json:"file"`
+}
+
+func (x *composeExtends) UnmarshalJSON(data []byte) error {
+	var service string
+	if json.Unmarshal(data, &service) == nil {
+		*x = composeExtends{Service: service}
+		return nil
+	}
+	type plain composeExtends
+	return json.Unmarshal(data, (*plain)(x))
 }
 
 // composeBuild is a service's build: a context, or a mapping.

@@ -46,6 +46,9 @@ func TestComposeProjects(t *testing.T) {
 		"/home/u/link/compose.yaml": "file:services:\n  db:\n    image: postgres\n    environment:\n      PW: ${PW}\n",
 		"/home/u/link/.env":         "link:/home/u/.ssh/id_rsa",
 		"/home/u/empty/README":      "file",
+		// A service extends one of another file, which mounts ~/.ssh.
+		"/home/u/ext/compose.yaml": "file:services:\n  api:\n    extends:\n      file: base.yml\n      service: b\n",
+		"/home/u/ext/base.yml":     "file:services:\n  b:\n    image: x\n    volumes: [\"~/.ssh:/k:ro\"]\n",
 		// An included project mounts ~/.ssh.
 		"/home/u/inc/compose.yaml":     "file:include:\n  - sub/compose.yaml\nservices:\n  web:\n    image: nginx\n",
 		"/home/u/inc/sub/compose.yaml": "file:services:\n  w:\n    image: x\n    volumes: [\"~/.ssh:/k:ro\"]\n",
@@ -94,6 +97,7 @@ func TestComposeProjects(t *testing.T) {
 		{"cd /home/u/include && docker compose up -d", "ask", "allow"}, // the included file does not exist
 		{"cd /home/u/inc && docker compose up -d", "deny", "allow"},
 		{"cd /home/u/inc && docker compose ps", "allow", "allow"},
+		{"cd /home/u/ext && docker compose up -d", "deny", "allow"},
 		{"cd /home/u/provider && docker compose up -d", "ask", "allow"},
 		{"cd /home/u/link && docker compose up -d", "ask", "allow"},
 		{"docker compose -f /home/u/keys/compose.yaml up -d", "deny", "allow"},
