@@ -107,35 +107,17 @@ func (e *Env) readCompose(r *composeReader, files []string, wd string, known map
 	if depth > maxComposeIncludes {
 		return fmt.Errorf("compose files include others more than %d deep", maxComposeIncludes)
 	}
-	lookup := func(k string) (string, bool) {
-		r.looked[k] = true
-		v, ok := known[k]
-		return v, ok
-	}
 	for _, f := range files {
 		if r.seen[f] {
 			return fmt.Errorf("%s is included twice (an include cycle, or one file in two places)", f)
 		}
 		r.seen[f] = true
-		r.use.files = append(r.use.files, f)
-		text, err := e.readComposeFile(f)
+		model, err := e.loadComposeFile(r, f, known)
 		if err != nil {
 			return err
 		}
-		if why := composeUnknowns(text, known); why != "" {
-			r.use.floors = append(r.use.floors, "regate cannot tell what "+f+" reads and mounts: "+why)
-		}
-		model, err := canonicalCompose(text, lookup)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-		for _, c := range model.containers() {
-			for _, k := range c.Environment.unset() {
-				r.looked[k] = true // a service takes the variable by name
-			}
-		}
-		r.use.add(model, func(p string) string { return e.absolute(p, wd) })
-		if err := e.readExtends(r, model, wd, lookup, depth); err != nil {
+		r.count(model, func(p string) string { return e.absolute(p, wd) })
+		if err := e.readExtends(r, model, wd, known, depth); err != nil {
 			return err
 		}
 		for _, inc := range model.Include {
@@ -151,7 +133,7 @@ func (e *Env) readCompose(r *composeReader, files []string, wd string, known map
 // another file, that service, as compose-go's loader does: the file
 // relative to wd, the service's paths relative to the file's folder, the
 // same variables; and what it extends in turn.
-func (e *Env) readExtends(r *composeReader, model *composeModel, wd string, lookup func(string) (string, bool), depth int) error {
+func (e *Env) readExtends(r *composeReader, model *composeModel, wd string, known map[string]string, depth int) error {
 	for _, group := range []map[string]composeService{model.Services, model.Jobs} {
 		for _, name := range slices.Sorted(maps.Keys(group)) {
 			ext := group[name].Extends
@@ -165,25 +147,18 @@ func (e *Env) readExtends(r *composeReader, model *composeModel, wd string, look
 			if !path.IsAbs(file) {
 				file = path.Join(wd, file)
 			}
-			text, err := e.readComposeFile(file)
+			base, err := e.loadComposeFile(r, file, known)
 			if err != nil {
 				return err
-			}
-			base, err := canonicalCompose(text, lookup)
-			if err != nil {
-				return fmt.Errorf("%s: %w", file, err)
 			}
 			s, ok := base.Services[ext.Service]
 			if !ok {
 				return fmt.Errorf("service %s extends %s, which %s does not hold", name, ext.Service, file)
 			}
-			if !slices.Contains(r.use.files, file) {
-				r.use.files = append(r.use.files, file)
-			}
 			dir := path.Dir(file)
 			only := &composeModel{Services: map[string]composeService{ext.Service: s}}
-			r.use.add(only, func(p string) string { return e.absolute(p, dir) })
-			if err := e.readExtends(r, only, dir, lookup, depth+1); err != nil {
+			r.count(only, func(p string) string { return e.absolute(p, dir) })
+			if err := e.readExtends(r, only, dir, known, depth+1); err != nil {
 				return err
 			}
 		}
@@ -215,9 +190,7 @@ func (e *Env) readInclude(r *composeReader, inc composeInclude, wd string, known
 	}
 	envFiles := inc.EnvFile
 	if len(envFiles) == 0 {
-		if mode, err := e.lstat(path.Join(dir, ".env")); err == nil && !mode.IsDir() {
-			envFiles = []string{path.Join(dir, ".env")}
-		}
+		envFiles = e.dotEnvIn(dir)
 	}
 	child := maps.Clone(known)
 	for _, f := range envFiles {
@@ -225,16 +198,9 @@ func (e *Env) readInclude(r *composeReader, inc composeInclude, wd string, known
 			continue
 		}
 		f = in(f)
-		text, err := e.readComposeFile(f)
+		vars, err := e.readEnvFile(f, child)
 		if err != nil {
 			return err
-		}
-		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
-			v, ok := child[k]
-			return v, ok
-		})
-		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
 		}
 		for k, v := range vars {
 			if _, set := child[k]; !set && !slices.Contains(r.assigned, k) { // the including project's value wins
@@ -276,24 +242,13 @@ func (e *Env) locateCompose(dir string, o bashfacts.ComposeOptions) (composeLoca
 		envFiles = append(envFiles, e.absolute(f, dir))
 	}
 	if len(envFiles) == 0 {
-		// compose reads .env through a link too; regate reads regular
-		// files only, so a .env that is not one asks (readComposeFile).
-		if mode, err := e.lstat(path.Join(wd, ".env")); err == nil && !mode.IsDir() {
-			envFiles = []string{path.Join(wd, ".env")}
-		}
+		envFiles = e.dotEnvIn(wd)
 	}
 	env, defined := map[string]string{}, map[string]string{}
 	for _, f := range envFiles {
-		text, err := e.readComposeFile(f)
+		vars, err := e.readEnvFile(f, env)
 		if err != nil {
 			return composeLocation{}, err
-		}
-		vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
-			v, ok := env[k]
-			return v, ok
-		})
-		if err != nil {
-			return composeLocation{}, fmt.Errorf("%s: %w", f, err)
 		}
 		for k, v := range vars {
 			env[k], defined[k] = v, f
@@ -355,6 +310,69 @@ func (e *Env) firstRegular(dir string, names []string) string {
 		}
 	}
 	return ""
+}
+
+// loadComposeFile reads the compose file f into its model, interpolated
+// with known: the variables it interpolates are noted in r, and so is why
+// regate cannot tell what it names (composeUnknowns).
+func (e *Env) loadComposeFile(r *composeReader, f string, known map[string]string) (*composeModel, error) {
+	text, err := e.readComposeFile(f)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(r.use.files, f) {
+		r.use.files = append(r.use.files, f)
+	}
+	if why := composeUnknowns(text, known); why != "" {
+		r.use.floors = append(r.use.floors, "regate cannot tell what "+f+" reads and mounts: "+why)
+	}
+	model, err := canonicalCompose(text, func(k string) (string, bool) {
+		r.looked[k] = true
+		v, ok := known[k]
+		return v, ok
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return model, nil
+}
+
+// count adds to r what the containers of model read and mount, and the
+// variables they take by name (environment: [KEY]).
+func (r *composeReader) count(model *composeModel, abs func(string) string) {
+	for _, c := range model.containers() {
+		for _, k := range c.Environment.unset() {
+			r.looked[k] = true
+		}
+	}
+	r.use.add(model, abs)
+}
+
+// dotEnvIn is the .env compose reads by default in dir, when there is
+// one: compose reads it through a link too, regate reads regular files
+// only, so a .env that is not one asks (readComposeFile).
+func (e *Env) dotEnvIn(dir string) []string {
+	if mode, err := e.lstat(path.Join(dir, ".env")); err == nil && !mode.IsDir() {
+		return []string{path.Join(dir, ".env")}
+	}
+	return nil
+}
+
+// readEnvFile reads an environment file's variables as compose does, a
+// value able to refer to the variables of env.
+func (e *Env) readEnvFile(f string, env map[string]string) (map[string]string, error) {
+	text, err := e.readComposeFile(f)
+	if err != nil {
+		return nil, err
+	}
+	vars, err := dotenv.ParseWithLookup(bytes.NewReader(text), func(k string) (string, bool) {
+		v, ok := env[k]
+		return v, ok
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return vars, nil
 }
 
 // readComposeFile reads a compose or environment file, a regular file of

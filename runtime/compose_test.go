@@ -49,6 +49,10 @@ func TestComposeProjects(t *testing.T) {
 		// A service extends one of another file, which mounts ~/.ssh.
 		"/home/u/ext/compose.yaml": "file:services:\n  api:\n    extends:\n      file: base.yml\n      service: b\n",
 		"/home/u/ext/base.yml":     "file:services:\n  b:\n    image: x\n    volumes: [\"~/.ssh:/k:ro\"]\n",
+		// ... or whose mount interpolates a variable of the agent's
+		// environment.
+		"/home/u/ext2/compose.yaml": "file:services:\n  api:\n    extends:\n      file: base.yml\n      service: b\n",
+		"/home/u/ext2/base.yml":     "file:services:\n  b:\n    image: x\n    volumes: [\"${DATA_DIR:-./data}:/d:ro\"]\n",
 		// An included project mounts ~/.ssh.
 		"/home/u/inc/compose.yaml":     "file:include:\n  - sub/compose.yaml\nservices:\n  web:\n    image: nginx\n",
 		"/home/u/inc/sub/compose.yaml": "file:services:\n  w:\n    image: x\n    volumes: [\"~/.ssh:/k:ro\"]\n",
@@ -98,6 +102,7 @@ func TestComposeProjects(t *testing.T) {
 		{"cd /home/u/inc && docker compose up -d", "deny", "allow"},
 		{"cd /home/u/inc && docker compose ps", "allow", "allow"},
 		{"cd /home/u/ext && docker compose up -d", "deny", "allow"},
+		{"cd /home/u/ext2 && docker compose up -d", "ask", "allow"},
 		{"cd /home/u/provider && docker compose up -d", "ask", "allow"},
 		{"cd /home/u/link && docker compose up -d", "ask", "allow"},
 		{"docker compose -f /home/u/keys/compose.yaml up -d", "deny", "allow"},
