@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/regate/regate/bashfacts/argmodel"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -57,6 +56,8 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	}
 	consumed := make([]bool, len(argWords))
 	var nested []func()
+	var model modelRead
+	modelled := false
 
 	switch {
 	case opaqueShells[prog]:
@@ -73,94 +74,15 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 			consumed[i] = true
 		}
 		nested = append(nested, w.payloadOf(argWords, "eval", sc))
-	case prog == "find" || prog == "fd":
-		flags, end := findExecFlags, ";"
-		if prog == "fd" {
-			flags = fdExecFlags
-		}
-		for i := 0; i < len(args); i++ {
-			flag, attached, hasValue := strings.Cut(args[i], "=")
-			if !flags[flag] || (hasValue && !strings.HasPrefix(flag, "--")) {
-				continue
-			}
-			u.Wrapper = Indirection
-			j := i + 1
-			for j < len(args) && args[j] != end && !(prog == "find" && args[j] == "+") {
-				consumed[j] = true
-				j++
-			}
-			origin := "run by " + prog + " " + flag
-			switch {
-			case hasValue: // --exec=rm -f: the command starts in the flag's own word (R11)
-				consumed[i] = true
-				nested = append(nested, w.payloadOf(nil, prog+" "+flag, sc, append([]string{attached}, args[i+1:j]...)...))
-			case j > i+1:
-				nested = append(nested, w.nestedCommand(argWords[i+1:j], origin, sc))
-			}
-			i = j
-		}
 	default:
-		spec, ok := indirections[prog]
-		if !ok {
-			break
-		}
-		u.Wrapper = Indirection
-		if prog == "env" {
-			// env -S 'cmd args' (or --split-string=…) runs the split string.
-			for i, a := range args {
-				if a == "-S" || a == "--split-string" {
-					if i+1 < len(args) {
-						consumed[i+1] = true
-						nested = append(nested, w.payloadOf(argWords[i+1:], "env -S", sc))
-					}
-					break
-				}
-				if v, ok := strings.CutPrefix(a, "--split-string="); ok {
-					consumed[i] = true
-					nested = append(nested, w.payloadOf(nil, "env -S", sc, append([]string{v}, args[i+1:]...)...))
-					break
-				}
-				if v, ok := strings.CutPrefix(a, "-S"); ok && v != "" && !strings.HasPrefix(a, "--") {
-					consumed[i] = true
-					nested = append(nested, w.payloadOf(nil, "env -S", sc, append([]string{v}, args[i+1:]...)...))
-					break
-				}
-			}
-			if len(nested) > 0 {
-				for k := range consumed {
-					consumed[k] = true
-				}
-				break
-			}
-		}
-		if prog == "flock" {
-			if i := indexOf(args, "-c", "--command"); i >= 0 && i+1 < len(args) {
-				consumed[i+1] = true
-				nested = append(nested, w.payloadOf(argWords[i+1:i+2], "flock -c", sc))
-				break
-			}
-		}
-		i := skipOptions(args, spec.valueShort, spec.valueLong)
-		for spec.assignments && i < len(args) && argmodel.IsAssignment(args[i]) {
-			i++
-		}
-		i = min(i+spec.operands, len(args))
-		end := len(args)
-		if spec.until != "" {
-			if k := indexOf(args[i:], spec.until); k >= 0 {
-				end = i + k
-			}
-		}
-		for k := i; k < end; k++ {
-			consumed[k] = true
-		}
-		inner := argWords[i:end]
-		switch {
-		case len(inner) == 1 && strings.ContainsAny(args[i], " \t\n;|&"):
-			// watch 'ls | wc', rush 'ping {}': a command line in one word.
-			nested = append(nested, w.payloadOf(inner, prog, sc))
-		case len(inner) > 0:
-			nested = append(nested, w.nestedCommand(inner, "wrapped by "+prog, sc))
+		model = w.readModel(prog, argWords, args, sc)
+		modelled = true
+		if runs := model.res.Runs(model.args); model.res.Wrapper || len(runs) > 0 {
+			u.Wrapper = Indirection
+			nested = append(nested, w.runsOf(prog, runs, &model, args, consumed, sc)...)
+		} else if spec, ok := indirections[prog]; ok {
+			u.Wrapper = Indirection
+			nested = append(nested, w.indirection(prog, spec, args, argWords, consumed, sc)...)
 		}
 	}
 
@@ -173,7 +95,9 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	}
 	tokStart := len(w.out.Tokens)
 	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, strictSc)...)
-	model := w.readModel(prog, argWords, args, sc)
+	if !modelled {
+		model = w.readModel(prog, argWords, args, sc)
+	}
 	u.Strict = model.strictReason(u.Strict)
 	workDir, workEnd, inside := Dir{}, 0, false
 	if prog == "git" {

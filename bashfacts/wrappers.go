@@ -9,37 +9,22 @@ var opaqueShells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh"
 // so that `bash -o pipefail -c …` finds its -c.
 var shellValueFlags = "oO"
 
-// indirection describes a wrapper that runs a following command: which of
-// its options take a value, and how many operands come before the command.
+// indirection describes a wrapper that runs a following command and has
+// no argument model yet: which of its options take a value, and where
+// its command ends. The specification's other wrappers are argument
+// models (argmodel/models/wrappers.json, find's and fd's in search.json),
+// read by runsOf.
 type indirection struct {
 	// valueShort are short options that take a value (as the next word, or
-	// attached: -n5); valueLong are long options that take one as the next
+	// attached: -j5); valueLong are long options that take one as the next
 	// word (a --opt=value never does).
 	valueShort string
 	valueLong  map[string]bool
-	// operands before the command (timeout DURATION, flock FILE).
-	operands int
-	// assignments: env skips NAME=value words before the command.
-	assignments bool
 	// until ends the command at this word (parallel's ":::").
 	until string
 }
 
 var indirections = map[string]indirection{
-	"sudo": {valueShort: "ugpCDhrtTUR", valueLong: set("--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--other-user", "--chroot")},
-	"doas": {valueShort: "uC"},
-	// env -S STRING is the command itself, split: handled as a payload.
-	"env": {valueShort: "uC", valueLong: set("--unset", "--chdir"), assignments: true},
-	// -e, -i and -l take only an attached optional value (-eEOF, -i{}, -l5).
-	"xargs":   {valueShort: "EILnPsdaR", valueLong: set("--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--arg-file", "--process-slot-var")},
-	"nohup":   {},
-	"timeout": {valueShort: "sk", valueLong: set("--signal", "--kill-after"), operands: 1},
-	"nice":    {valueShort: "n", valueLong: set("--adjustment")},
-	"setsid":  {},
-	"stdbuf":  {valueShort: "ioe", valueLong: set("--input", "--output", "--error")},
-	// -d takes only an attached optional value (-d=permanent).
-	"watch":         {valueShort: "nq", valueLong: set("--interval", "--equexit")},
-	"flock":         {valueShort: "wEc", valueLong: set("--timeout", "--conflict-exit-code", "--command"), operands: 1},
 	"parallel":      {valueShort: "jSdIaE", valueLong: set("--jobs", "--sshlogin", "--delimiter", "--arg-file", "--replace", "--colsep", "--timeout", "--retries", "--joblog", "--results", "--tmpdir", "--workdir"), until: ":::"},
 	"rust-parallel": {valueShort: "jdirt", valueLong: set("--jobs", "--discard-output", "--input-file", "--regex", "--shell-path", "--timeout-seconds"), until: ":::"},
 	"rush":          {valueShort: "jDrIcCeFtT", valueLong: set("--jobs", "--record-delimiter", "--records-per-job", "--field-delimiter", "--retry-times", "--retry-interval", "--timeout", "--succeed-cmd-file", "--immediate-output")},
@@ -48,11 +33,6 @@ var indirections = map[string]indirection{
 // transparent programs run their operand as if they were absent (R12), with
 // these options skipped.
 var transparent = map[string]string{"command": "", "builtin": "", "exec": "a"}
-
-// findExecFlags and fdExecFlags start the command a search runs per result.
-var findExecFlags = set("-exec", "-execdir", "-ok", "-okdir")
-
-var fdExecFlags = set("-x", "--exec", "-X", "--exec-batch")
 
 func set(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))

@@ -67,11 +67,26 @@
 //     understood. A slot with assign in place of a role takes operands
 //     NAME=value, the value in the role the map gives NAME (dd:
 //     {"if": "read", "of": "write", "bs": "value", …}); an operand without
-//     "=", or whose NAME the map does not hold, is not understood.
+//     "=", or whose NAME the map does not hold, is not understood. A
+//     slot of role command (or command-line) takes every operand left as
+//     the command the program runs, after the NAME=value words a program
+//     with assignments sets in its environment (env A=1 rm x); its
+//     line_flags are words that, first in it, make the one word after
+//     them a command line (flock FILE -c CMD). When a wrapper's options
+//     are not understood before its command, the words past them (and
+//     past the operands the model takes first) are read as the command,
+//     so that a rule that denies it still meets it.
 //   - assignments: an operand NAME=value is a value, not a file (awk).
 //   - plus_commands: a reason the program floors a +WORD in an option
 //     position (less +cmd runs less commands, shell escapes included).
 //   - double_dash (single syntax): --name is read as -name (go's flags).
+//   - wrapper: one of the specification's indirection wrappers (sudo, env,
+//     xargs, timeout, nice, time, …): its unit is floored to ask whatever
+//     its arguments, and the command it runs is decided as a unit of its
+//     own. A program given an option whose value is a command (find
+//     -exec, fd -x) is one too.
+//   - dash_option: the option a lone "-" stands for where the first operand
+//     would be (env - is env -i).
 //   - subcommands: programs in the same format, chosen by the first operand
 //     (git status); the program must set stop. An operand that names no
 //     subcommand is not understood, unless default_subcommand names the
@@ -130,6 +145,10 @@
 //
 // # Roles
 //
+// command (a word of a command the program runs: timeout 5 rm x, find
+// -exec rm {} ;; Result.Runs gathers them and bashfacts decides each as
+// a unit), command-line (a word of a command line a shell joins and
+// parses: watch 'ls | wc', env -S 'rm x'),
 // pattern (a regex, glob or search string: never a file), read (a file the
 // program reads), stat (a path examined, never opened for its contents:
 // its name, type, size and times as ls, stat and find show them, or its

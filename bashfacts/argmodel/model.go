@@ -59,11 +59,18 @@ const (
 	// Shell is a word of a command a shell runs on another host, which
 	// may be this one (ssh HOST COMMAND): strict mode keeps the spec's
 	// reading of it, as a path where it looks like one.
-	Shell  = "shell"
-	Code   = "code"
-	URL    = "url"
-	String = "string"
-	Value  = "value"
+	Shell = "shell"
+	// Command is a word of a command the program runs (timeout 5 rm x,
+	// find -exec rm {} ;, xargs rm): the first names the program, and the
+	// words are decided as a command of their own. CommandLine is a word
+	// of a command line a shell joins and parses (watch 'ls | wc', flock
+	// FILE -c CMD, env -S 'rm x'). Result.Runs gathers them.
+	Command     = "command"
+	CommandLine = "command-line"
+	Code        = "code"
+	URL         = "url"
+	String      = "string"
+	Value       = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -80,7 +87,7 @@ func PathRole(role string) bool {
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, Code: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -120,7 +127,14 @@ type Program struct {
 	LeadingPlus   bool   `json:"leading_plus,omitempty"`
 	Assignments   bool   `json:"assignments,omitempty"`
 	PlusCommands  string `json:"plus_commands,omitempty"`
-	Options       []*Opt `json:"options,omitempty"`
+	// Wrapper marks one of the specification's indirection wrappers (sudo,
+	// env, xargs, timeout, …): it runs a following command, and is one
+	// whatever its arguments (Result.Wrapper).
+	Wrapper bool `json:"wrapper,omitempty"`
+	// DashOption is the option a lone "-" stands for where options are
+	// read (env - is env -i).
+	DashOption string `json:"dash_option,omitempty"`
+	Options    []*Opt `json:"options,omitempty"`
 	// Persistent are options the program and every subcommand below it
 	// read, wherever they stand (kubectl's global flags, as cobra's
 	// persistent flags).
@@ -261,6 +275,10 @@ type Slot struct {
 	Assign map[string]string `json:"assign,omitempty"`
 	// Form is the form of the slot's operands (Opt.Form).
 	Form string `json:"form,omitempty"`
+	// LineFlags, on a command slot, are words that, first in it, make the
+	// one word after them a command line (flock FILE -c CMD); matched
+	// exactly, as flock compares them.
+	LineFlags []string `json:"line_flags,omitempty"`
 }
 
 //go:embed models/*.json
@@ -396,6 +414,9 @@ func (p *Program) compileBody(name string) error {
 	if p.LeadingNumber != "" && p.exact[p.LeadingNumber] == nil {
 		return fmt.Errorf("%s: leading_number names %s, which is not an option", name, p.LeadingNumber)
 	}
+	if p.DashOption != "" && p.exact[p.DashOption] == nil {
+		return fmt.Errorf("%s: dash_option names %s, which is not an option", name, p.DashOption)
+	}
 	for _, s := range p.Operands {
 		if err := s.check(name); err != nil {
 			return err
@@ -405,6 +426,12 @@ func (p *Program) compileBody(name string) error {
 		}
 		if s.Many && s.Last {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)
+		}
+		if runs(s.Role) && (!p.Stop || !s.Many || s.Default != "" || s.Form != "" || s.Floor != "") {
+			return fmt.Errorf("%s: a %s slot takes every operand left (many, stop), with no default, form or floor", name, s.Role)
+		}
+		if len(s.LineFlags) > 0 && s.Role != Command {
+			return fmt.Errorf("%s: line_flags go on a command slot", name)
 		}
 	}
 	return nil
@@ -600,6 +627,12 @@ func (o *Opt) checkExtras(prog string) error {
 	}
 	if o.Arg == argWords && (o.Role != Value || len(o.Choices) > 0 || o.AtFile || len(o.RoleWhen) > 0) {
 		return bad("an option of several words has roles only in words")
+	}
+	if o.Role == Command && o.Arg != argUntil {
+		return bad(`a command is the words of an option of arity "until"`)
+	}
+	if o.Role == CommandLine && o.Arg != argUntil && o.Arg != argRequired {
+		return bad("a command line is a required value or the words up to an end")
 	}
 	if (o.UntilOpen || o.UntilOption) && o.Arg != argUntil {
 		return bad(`until_open and until_option go with the arity "until"`)

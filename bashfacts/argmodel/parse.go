@@ -2,6 +2,7 @@ package argmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -63,6 +64,13 @@ type Result struct {
 	// why an option makes the call ask whatever its value); "" when every
 	// argument is understood.
 	Problem string
+	// Wrapper is set for one of the specification's indirection wrappers
+	// (Program.Wrapper), and for a program given an option whose value is
+	// a command (find -exec, fd -x), even one that is missing.
+	Wrapper bool
+	// runFlags are the options whose values are commands, by the
+	// argument their command starts at (Run.Flag).
+	runFlags map[int]string
 }
 
 // Parse reads a program's arguments as the program does. program is its
@@ -75,9 +83,73 @@ func Parse(program string, args []Arg) Result {
 	if p == nil {
 		return Result{}
 	}
-	ps := parser{r: Result{Known: true, Words: make([]Word, len(args))}}
+	ps := parser{r: Result{Known: true, Words: make([]Word, len(args)), Wrapper: p.Wrapper}}
 	ps.program(p, args, 0)
+	if p.Wrapper && ps.r.Problem != "" && len(ps.r.Runs(args)) == 0 {
+		ps.guessCommand(p, args)
+	}
 	return ps.r
+}
+
+// separateValue returns 1 when the option word t, as far as the model
+// knows its options, takes the next word as its value, else 0.
+func (ps *parser) separateValue(p *Program, t string) int {
+	if name, ok := strings.CutPrefix(t, "--"); ok {
+		if strings.Contains(name, "=") {
+			return 0
+		}
+		if o, ok := ps.long(p, name); ok && o.Arg == argRequired {
+			return 1
+		}
+		return 0
+	}
+	for j := 1; j < len(t); j++ {
+		o := p.short[t[j]]
+		if o == nil || o.Arg == argNone {
+			continue
+		}
+		if o.Arg == argRequired && j == len(t)-1 {
+			return 1
+		}
+		return 0
+	}
+	return 0
+}
+
+// guessCommand marks, in a wrapper whose arguments are not understood
+// before its command, the words its command most likely is: past the
+// words read, the options (words that begin with "-"), the operands the
+// model takes before the command (timeout's DURATION) and the
+// assignments it sets, every word left. The call asks anyway (the
+// problem, and the wrapper's floor), but a rule that denies the command
+// still denies it: timeout $T rm -rf x is rm -rf x whatever $T holds.
+func (ps *parser) guessCommand(p *Program, args []Arg) {
+	i := 0
+	for i < len(args) && ps.r.Words[i].Role != "" {
+		i++
+	}
+	for i < len(args) && !args[i].Dynamic && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
+		if args[i].Text == "--" {
+			i++
+			break
+		}
+		i += 1 + ps.separateValue(p, args[i].Text)
+	}
+	i = min(i, len(args))
+	for _, s := range p.Operands {
+		if runs(s.Role) {
+			break
+		}
+		if !s.Many && !s.Last && ps.active(s) && i < len(args) {
+			i++
+		}
+	}
+	for i < len(args) && p.Assignments && !args[i].Dynamic && IsAssignment(args[i].Text) {
+		i++
+	}
+	for ; i < len(args); i++ {
+		ps.r.Words[i] = Word{Role: Command, Value: args[i].Text}
+	}
 }
 
 type parser struct {
@@ -130,6 +202,14 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			if a.OpenStart {
 				ps.fail("%s: %s is an expansion where %s reads options, so regate cannot tell what it is", p.name, a.Text, p.name)
 				return
+			}
+			if a.Text == "-" && !a.Dynamic && p.DashOption != "" && len(operands) == 0 {
+				// env -: read where the first operand would be, after
+				// which options end, as env reads it.
+				words[i] = Word{Role: Option}
+				ps.use(p, p.exact[p.DashOption], "", false, false)
+				optionsDone = true
+				continue
 			}
 			if p.PlusCommands != "" && len(a.Text) > 1 && a.Text[0] == '+' {
 				ps.fail("%s %s %s", p.name, a.Text, p.PlusCommands)
@@ -304,6 +384,8 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 		}
 	}
 	switch {
+	case many != nil && runs(many.Role):
+		ps.command(p, args, words, operands[k:end], many)
 	case many != nil:
 		for _, i := range operands[k:end] {
 			ps.operand(p, args, words, i, many, p.Assignments)
@@ -316,6 +398,31 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 		}
 	case k < end:
 		ps.fail("%s: the operand %s is more than %s takes", p.name, args[operands[k]].Text, p.name)
+	}
+}
+
+// command reads the operands of a command slot: after the NAME=value
+// words a program that takes assignments sets in the command's
+// environment (env A=1 cmd, sudo A=1 cmd), every operand left is a word
+// of the command it runs, or, after one of the slot's line flags, the
+// one command line the shell runs.
+func (ps *parser) command(p *Program, args []Arg, words []Word, operands []int, s *Slot) {
+	for len(operands) > 0 && p.Assignments && !args[operands[0]].Dynamic && IsAssignment(args[operands[0]].Text) {
+		words[operands[0]] = Word{Role: Value, Value: args[operands[0]].Text}
+		operands = operands[1:]
+	}
+	if len(operands) > 0 && !args[operands[0]].Dynamic && slices.Contains(s.LineFlags, args[operands[0]].Text) {
+		words[operands[0]] = Word{Role: Option}
+		if len(operands) != 2 {
+			ps.fail("%s %s takes one command line", p.name, args[operands[0]].Text)
+			return
+		}
+		words[operands[1]] = Word{Role: CommandLine, Value: args[operands[1]].Text}
+		ps.r.runFlags = map[int]string{operands[1]: args[operands[0]].Text}
+		return
+	}
+	for _, i := range operands {
+		words[i] = Word{Role: s.Role, Value: args[i].Text}
 	}
 }
 

@@ -255,6 +255,16 @@ func (ps *parser) until(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 	if hasVal {
 		words[i] = Word{Role: o.Role, Value: val}
 	}
+	if runs(o.Role) {
+		ps.r.Wrapper = true
+		if ps.r.runFlags == nil {
+			ps.r.runFlags = map[int]string{}
+		}
+		ps.r.runFlags[i+1] = spelt
+		if hasVal {
+			ps.r.runFlags[i] = spelt
+		}
+	}
 	n := 0
 	for j := i + 1; j < len(args); j++ {
 		a := args[j]

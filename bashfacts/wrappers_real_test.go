@@ -1,0 +1,147 @@
+package bashfacts_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/bashfacts"
+)
+
+// wrapperCases are commands that run the program rec through a wrapper,
+// spelt as an agent might: abbreviated long options, bundles, attached
+// values, a command line the wrapper hands to a shell. want is what rec
+// is run with, as regate reads it: the words after rec in the unit it
+// finds for rec, or "-" when it finds none (the wrapper has no command).
+// real, when set, is what bash runs rec with where that is not want: the
+// names find and fd put in place of {} or after the command, and a
+// command xargs -r does not run on no input.
+var wrapperCases = []struct {
+	cmd, want, real string
+}{
+	{"timeout 5 rec a b", "a b", ""},
+	{"timeout --sig KILL 5 rec a", "a", ""},
+	{"timeout -sKILL -k1 5 rec -x", "-x", ""},
+	{"timeout --fore --preserve 5 rec a", "a", ""},
+	{"nice rec a", "a", ""},
+	{"nice --adj 5 rec a", "a", ""},
+	{"nice -n5 rec a", "a", ""},
+	{"nice -5 rec a", "a", ""},
+	{"nohup rec a", "a", ""},
+	{"env --un X rec a", "a", ""},
+	{"env -u X -C / rec a", "a", ""},
+	{"env A=1 B=2 rec a C=3", "a C=3", ""},
+	{"env - REC/rec a", "a", ""},
+	{"env -i A=1 REC/rec a", "a", ""},
+	{"env -S 'REC/rec a b' c", "a b c", ""},
+	{"env --split-string='REC/rec a' b", "a b", ""},
+	{"env -- rec a", "a", ""},
+	{"xargs rec a", "a", ""},
+	{"xargs --max-a 1 rec a", "a", ""},
+	{"xargs -0n1 rec a", "a", ""},
+	{"xargs -e rec a", "a", ""},
+	{"xargs -E END -r rec a", "a", "-"},
+	{"xargs -l rec a", "a", ""},
+	{"xargs -s 100 -- rec a", "a", ""},
+	{"sudo REC/rec a", "a", ""},
+	{"sudo -u root REC/rec a", "a", ""},
+	{"sudo --us root REC/rec a", "a", ""},
+	{"sudo -E -- REC/rec a", "a", ""},
+	{"sudo A=1 REC/rec a", "a", ""},
+	{"sudo -l REC/rec a", "-", ""},
+	{"setsid -w rec a", "a", ""},
+	{"setsid --wa rec a", "a", ""},
+	{"stdbuf -oL rec a", "a", ""},
+	{"stdbuf --out=L -e0 rec a", "a", ""},
+	{"flock F rec a", "a", ""},
+	{"flock -w 1 F rec a", "a", ""},
+	{"flock --nb -x F rec a", "a", ""},
+	{"flock F -c 'rec a b'", "a b", ""},
+	{"flock F --command 'rec a; rec b'", "a", ""},
+	{"\\time rec a", "a", ""},
+	{"\\time -f %e -o T rec a", "a", ""},
+	{"\\time --out=T --app rec a", "a", ""},
+	{"command time -p rec a", "a", ""},
+	{"find F -exec rec {} ';'", "{}", "F"},
+	{"find F -exec rec a {} +", "a {}", "a F"},
+	{"find F -name F -execdir rec {} ';'", "{}", "./F"},
+	{"fdfind '^F$' -HX rec", "", "./F"},
+	{"fdfind '^F$' -tf -x rec a", "a", "a ./F"},
+	{"fdfind '^F$' --exec=rec", "", "./F"},
+}
+
+// TestWrappersRunWhatTheProgramRuns runs each command in bash, where the
+// program is installed, with rec recording the words it is run with,
+// and requires regate's reading of the command to run rec with those
+// words: a wrapper's model that misread an option's arity, an
+// abbreviation or a bundle would find another command, and a rule that
+// denies the command would not meet it.
+func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
+	if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "F"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range wrapperCases {
+		cmd := strings.ReplaceAll(c.cmd, "REC/", dir+"/")
+		t.Run(c.cmd, func(t *testing.T) {
+			if got := recRun(t, cmd); got != c.want {
+				t.Errorf("regate reads rec's words as %q; the row says %q", got, c.want)
+			}
+			prog := strings.Fields(strings.TrimPrefix(c.cmd, "\\"))[0]
+			if prog == "command" {
+				prog = "time"
+			}
+			if _, err := exec.LookPath(prog); err != nil || (prog == "sudo" && os.Geteuid() != 0) {
+				return // the reading is checked; the program is not here to run
+			}
+			os.Remove(out)
+			run := exec.Command(bash, "-c", cmd)
+			run.Dir, run.Stdin = dir, strings.NewReader("")
+			run.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+			msg, _ := run.CombinedOutput()
+			b, _ := os.ReadFile(out)
+			real := "-"
+			if len(b) > 0 {
+				real = strings.Join(strings.Fields(string(b)), " ")
+			}
+			if c.cmd == "flock F --command 'rec a; rec b'" {
+				real = strings.Fields(real)[0] // rec ran twice, a then b
+			}
+			want := c.want
+			if c.real != "" {
+				want = c.real
+			}
+			if real != want {
+				t.Errorf("bash ran rec with %q; the row says %q\n%s", real, want, msg)
+			}
+		})
+	}
+}
+
+// recRun returns the words after rec in the first unit of rec regate
+// finds in cmd, or "-".
+func recRun(t *testing.T, cmd string) string {
+	t.Helper()
+	f, err := bashfacts.Extract(cmd)
+	if err != nil {
+		t.Fatalf("%q: %v", cmd, err)
+	}
+	for _, u := range f.Units {
+		if u.Program == "rec" {
+			words := strings.Fields(u.Text)
+			return strings.Join(words[1:], " ")
+		}
+	}
+	return "-"
+}
