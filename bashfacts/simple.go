@@ -80,9 +80,6 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		if runs := model.res.Runs(model.args); model.res.Wrapper || len(runs) > 0 {
 			u.Wrapper = Indirection
 			nested = append(nested, w.runsOf(prog, runs, &model, args, consumed, sc)...)
-		} else if spec, ok := indirections[prog]; ok {
-			u.Wrapper = Indirection
-			nested = append(nested, w.indirection(prog, spec, args, argWords, consumed, sc)...)
 		}
 	}
 

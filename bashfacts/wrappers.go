@@ -9,27 +9,6 @@ var opaqueShells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh"
 // so that `bash -o pipefail -c …` finds its -c.
 var shellValueFlags = "oO"
 
-// indirection describes a wrapper that runs a following command and has
-// no argument model yet: which of its options take a value, and where
-// its command ends. The specification's other wrappers are argument
-// models (argmodel/models/wrappers.json, find's and fd's in search.json),
-// read by runsOf.
-type indirection struct {
-	// valueShort are short options that take a value (as the next word, or
-	// attached: -j5); valueLong are long options that take one as the next
-	// word (a --opt=value never does).
-	valueShort string
-	valueLong  map[string]bool
-	// until ends the command at this word (parallel's ":::").
-	until string
-}
-
-var indirections = map[string]indirection{
-	"parallel":      {valueShort: "jSdIaE", valueLong: set("--jobs", "--sshlogin", "--delimiter", "--arg-file", "--replace", "--colsep", "--timeout", "--retries", "--joblog", "--results", "--tmpdir", "--workdir"), until: ":::"},
-	"rust-parallel": {valueShort: "jdirt", valueLong: set("--jobs", "--discard-output", "--input-file", "--regex", "--shell-path", "--timeout-seconds"), until: ":::"},
-	"rush":          {valueShort: "jDrIcCeFtT", valueLong: set("--jobs", "--record-delimiter", "--records-per-job", "--field-delimiter", "--retry-times", "--retry-interval", "--timeout", "--succeed-cmd-file", "--immediate-output")},
-}
-
 // transparent programs run their operand as if they were absent (R12), with
 // these options skipped.
 var transparent = map[string]string{"command": "", "builtin": "", "exec": "a"}

@@ -103,6 +103,9 @@ const (
 	argOptional = "optional"
 	argUntil    = "until"
 	argWords    = "words"
+	// argMaybe is an optional value as Perl's Getopt::Long reads one
+	// (":s"): attached, or else the next word unless it begins with "-".
+	argMaybe = "maybe"
 )
 
 // file is one JSON model file.
@@ -279,6 +282,12 @@ type Slot struct {
 	// one word after them a command line (flock FILE -c CMD); matched
 	// exactly, as flock compares them.
 	LineFlags []string `json:"line_flags,omitempty"`
+	// Sources, on a command slot, end the command at the first word that
+	// is one of its keys (parallel's :::, ::::): the words after each
+	// take the role it maps to, up to the next such word. With no command
+	// before the first, the words of a "shell" source are each a command
+	// line the program runs (parallel ::: 'rm x' 'ls').
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 //go:embed models/*.json
@@ -427,11 +436,16 @@ func (p *Program) compileBody(name string) error {
 		if s.Many && s.Last {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)
 		}
-		if runs(s.Role) && (!p.Stop || !s.Many || s.Default != "" || s.Form != "" || s.Floor != "") {
-			return fmt.Errorf("%s: a %s slot takes every operand left (many, stop), with no default, form or floor", name, s.Role)
+		if runs(s.Role) && ((s.Role == Command && !p.Stop) || !s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
+			return fmt.Errorf("%s: a %s slot takes every operand left (many; a command slot stops the options), with no default, form or floor but one limited by floor_if_contains", name, s.Role)
 		}
 		if len(s.LineFlags) > 0 && s.Role != Command {
 			return fmt.Errorf("%s: line_flags go on a command slot", name)
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.Sources)) {
+			if !runs(s.Role) || !roles[s.Sources[k]] {
+				return fmt.Errorf("%s: sources go on a command slot, with known roles: %s", name, k)
+			}
 		}
 	}
 	return nil
@@ -593,7 +607,7 @@ func (o *Opt) check(prog string) error {
 		o.Arg = argNone
 	}
 	switch o.Arg {
-	case argNone, argRequired, argOptional, argUntil, argWords:
+	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe:
 	default:
 		return fmt.Errorf("%s %s: unknown arg %q", prog, o.Names[0], o.Arg)
 	}

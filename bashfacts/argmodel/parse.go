@@ -71,6 +71,9 @@ type Result struct {
 	// runFlags are the options whose values are commands, by the
 	// argument their command starts at (Run.Flag).
 	runFlags map[int]string
+	// spread are the operands a command slot took in a program that
+	// reads options among them (rush): one command, not one a row.
+	spread []int
 }
 
 // Parse reads a program's arguments as the program does. program is its
@@ -421,8 +424,49 @@ func (ps *parser) command(p *Program, args []Arg, words []Word, operands []int, 
 		ps.r.runFlags = map[int]string{operands[1]: args[operands[0]].Text}
 		return
 	}
-	for _, i := range operands {
+	cmd := operands
+	for k, i := range operands {
+		if _, ok := s.Sources[args[i].Text]; ok && !args[i].Dynamic {
+			cmd = operands[:k]
+			ps.sources(p, args, words, operands[k:], s, len(cmd) == 0)
+			break
+		}
+	}
+	if !p.Stop {
+		ps.r.spread = cmd
+	}
+	for _, i := range cmd {
 		words[i] = Word{Role: s.Role, Value: args[i].Text}
+		if s.Floor != "" && containsAny(args[i].Text, s.FloorIfContains) {
+			ps.fail("%s %s %s", p.name, quoted(args[i].Text), s.Floor)
+		}
+	}
+}
+
+// sources reads what follows a command slot's command (Slot.Sources):
+// each separator word, then the words in the role it gives them. A
+// source of role shell gives words of the command (parallel puts them in
+// place of {}), which keep the specification's reading; when the program
+// was given no command, they are each a command line it runs.
+func (ps *parser) sources(p *Program, args []Arg, words []Word, operands []int, s *Slot, commandless bool) {
+	role := ""
+	for _, i := range operands {
+		a := args[i]
+		if r, ok := s.Sources[a.Text]; ok && !a.Dynamic {
+			words[i] = Word{Role: Option}
+			role = r
+			continue
+		}
+		switch {
+		case commandless && role == Shell:
+			words[i] = Word{Role: CommandLine, Value: a.Text}
+			if ps.r.runFlags == nil {
+				ps.r.runFlags = map[int]string{}
+			}
+			ps.r.runFlags[i] = ""
+		default:
+			words[i] = Word{Role: role, Value: a.Text}
+		}
 	}
 }
 

@@ -1,21 +1,24 @@
 package argmodel
 
+import "slices"
+
 // runs reports whether a role is a word of a command the program runs.
 func runs(role string) bool {
 	return role == Command || role == CommandLine
 }
 
 // Run is a command a program runs, found among its arguments (timeout's
-// COMMAND, each of find's -exec … ;): the arguments From to To, To
-// excluded.
+// COMMAND, each of find's -exec … ;, the operands rush joins).
 type Run struct {
-	From, To int
+	// Args are the arguments that hold it, in order: in a row, or, for a
+	// program that reads options among its operands (rush), the operands.
+	Args []int
 	// Line is set when the words are joined into one line that a shell
 	// parses (watch CMD…, flock FILE -c CMD, env -S STRING).
 	Line bool
-	// Attached is set when the command begins inside From's own word,
-	// after its option (fd --exec=rm, fd -xrm): Words[From].Value is that
-	// first part.
+	// Attached is set when the command begins inside the first argument,
+	// after its option (fd --exec=rm, fd -xrm): that argument's Word.Value
+	// is its first part.
 	Attached bool
 	// Flag is the option whose value the command is, as spelt (-exec,
 	// --exec, -S); "" for a command among the operands.
@@ -23,21 +26,36 @@ type Run struct {
 }
 
 // Runs returns the commands the program runs, in order, from the roles
-// of the words: a run is the words in a row that hold one command. args
+// of the words: a run is the words in a row that hold one command, or
+// the operands a program that permutes its options joins into one. args
 // are the arguments the result was parsed from.
 func (r Result) Runs(args []Arg) []Run {
 	var out []Run
+	attached := func(i int) bool { return i < len(args) && args[i].Text != r.Words[i].Value }
 	for i := 0; i < len(r.Words); i++ {
 		role := r.Words[i].Role
-		if !runs(role) {
+		switch {
+		case !runs(role):
+			continue
+		case slices.Contains(r.spread, i):
+			if i == r.spread[0] {
+				out = append(out, Run{Args: r.spread, Line: role == CommandLine})
+			}
 			continue
 		}
-		run := Run{From: i, Line: role == CommandLine, Attached: i < len(args) && args[i].Text != r.Words[i].Value, Flag: r.runFlags[i]}
-		for i++; i < len(r.Words) && r.Words[i].Role == role && !(i < len(args) && args[i].Text != r.Words[i].Value); i++ {
+		run := Run{Args: []int{i}, Line: role == CommandLine, Attached: attached(i), Flag: r.runFlags[i]}
+		for i+1 < len(r.Words) && r.Words[i+1].Role == role && !attached(i+1) && !r.startsRun(i+1) {
+			i++
+			run.Args = append(run.Args, i)
 		}
-		run.To = i
-		i--
 		out = append(out, run)
 	}
 	return out
+}
+
+// startsRun reports whether argument i begins a command of its own
+// (parallel ::: 'rm x' 'ls': each is one).
+func (r Result) startsRun(i int) bool {
+	_, ok := r.runFlags[i]
+	return ok
 }

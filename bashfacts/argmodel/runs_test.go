@@ -29,6 +29,11 @@ func TestRuns(t *testing.T) {
 		{"watch -n1 ls", "", "[1,2)L"},
 		{"xargs", "", ""},
 		{"sudo -l rm", "", ""},
+		{"parallel -j2 rm {} ::: a b :::: F", "", "[1,3)L"},
+		{"parallel -q rm {} ::: a", "", "[1,3)"},
+		{"parallel ::: rm ls", "", "[1,2)L [2,3)L"},
+		{"rush rm -k x", "", "[0 2]L"},
+		{"parallel -e rm x ::: a", "", "[2,3)L"},
 		// Not understood: the words after the options and the operands
 		// before the command.
 		{"timeout -Z 5 rm x", "", "[2,4)"},
@@ -46,7 +51,10 @@ func TestRuns(t *testing.T) {
 			r := argmodel.Parse(words[0], args)
 			var got []string
 			for _, run := range r.Runs(args) {
-				s := fmt.Sprintf("[%d,%d)", run.From, run.To)
+				s := fmt.Sprintf("[%d,%d)", run.Args[0], run.Args[len(run.Args)-1]+1)
+				if len(run.Args) != run.Args[len(run.Args)-1]+1-run.Args[0] {
+					s = fmt.Sprint(run.Args)
+				}
 				if run.Line {
 					s += "L"
 				}

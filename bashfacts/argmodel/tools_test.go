@@ -139,6 +139,13 @@ var toolCases = []parseCase{
 	{[]string{"watch", "ls", "-l"}, "command-line command-line", ""},
 	{[]string{"time", "-ao", "log", "make"}, "- edit command", ""},
 	{[]string{"timeout", "-Z", "5", "rm"}, "", "timeout: the option -Z"},
+	// parallel: Perl's Getopt::Long (bundling, abbreviations, a value
+	// that may be the next word); the command line ends at ::: or ::::.
+	{[]string{"parallel", "-j4", "-a", "list", "rm", "{}"}, "value - read command-line command-line", ""},
+	{[]string{"parallel", "rm", ":::", "a", "::::", "F"}, "command-line - shell - read", ""},
+	{[]string{"parallel", "--eof", "rm", "x"}, "- value command-line", ""},
+	{[]string{"parallel", "echo", "{= system(1) =}", ":::", "a"}, "", "parallel {= system(1) =} runs Perl code"},
+	{[]string{"parallel", "--jo", "2", "rm"}, "", "parallel: --jo is an ambiguous abbreviation"},
 	// fd: clap; -x runs a command on every result.
 	{[]string{"fd", "-H", ".env"}, "- pattern", ""},
 	{[]string{"fd", ".env", "-x", "cat"}, "read - command", ""},

@@ -143,6 +143,14 @@ func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 			return 0, ps.take(p, o, &words[i], val, args[i])
 		}
 		return 0, ps.use(p, o, "", false, false)
+	case argMaybe:
+		if hasVal {
+			return 0, ps.take(p, o, &words[i], val, args[i])
+		}
+		if i+1 < len(args) && !args[i+1].OpenStart && !(len(args[i+1].Text) > 1 && args[i+1].Text[0] == '-') {
+			return 1, ps.separate(p, o, spelt, args, i+1, words)
+		}
+		return 0, ps.use(p, o, "", false, false)
 	case argRequired:
 		if hasVal {
 			return 0, ps.take(p, o, &words[i], val, args[i])
@@ -260,9 +268,10 @@ func (ps *parser) until(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 		if ps.r.runFlags == nil {
 			ps.r.runFlags = map[int]string{}
 		}
-		ps.r.runFlags[i+1] = spelt
 		if hasVal {
 			ps.r.runFlags[i] = spelt
+		} else {
+			ps.r.runFlags[i+1] = spelt
 		}
 	}
 	n := 0
