@@ -279,7 +279,9 @@ func (m *modelRead) roles(toks []Token, i int) {
 			if m.afterDashDash(k) {
 				t.Bare = false
 			}
-		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell:
+		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell || role == argmodel.Command || role == argmodel.CommandLine:
+			// A word of a command a wrapper runs keeps the specification's reading
+			// as the wrapper's argument (strict wrappers leave them the unit's own).
 		case (role == argmodel.String || role == argmodel.Stat) && m.sc.feeds:
 			// echo .env | xargs cat, $(ls .env): what echo or ls prints
 			// becomes words of another command, so the spec's path

@@ -77,7 +77,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	default:
 		model = w.readModel(prog, argWords, args, sc)
 		modelled = true
-		if runs := model.res.Runs(model.args); model.res.Wrapper || len(runs) > 0 {
+		if runs := model.res.Runs(model.args); !model.res.StrictWrapper && (model.res.Wrapper || len(runs) > 0) {
 			u.Wrapper = Indirection
 			nested = append(nested, w.runsOf(prog, runs, &model, args, consumed, sc)...)
 		}
@@ -91,7 +91,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 		}
 	}
 	tokStart := len(w.out.Tokens)
-	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, strictSc)...)
+	nested = append(nested, w.strictFacts(&u, prog, words, argWords, args, strictSc, &model)...)
 	if !modelled {
 		model = w.readModel(prog, argWords, args, sc)
 	}

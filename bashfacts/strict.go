@@ -37,36 +37,10 @@ func after(valueShort string, valueLong map[string]bool, operands int) func([]st
 	}
 }
 
-// payloadFlag returns the word after one of flags (or attached with =) as
-// a payload, else the command after the options.
-func payloadFlag(flags []string, valueShort string, valueLong map[string]bool) func([]string) (int, int, int) {
-	rest := after(valueShort, valueLong, 0)
-	return func(args []string) (int, int, int) {
-		for i, a := range args {
-			for _, f := range flags {
-				if a == f && i+1 < len(args) {
-					return none, none, i + 1
-				}
-			}
-		}
-		return rest(args)
-	}
-}
-
 var strictWrappers = map[string]strictWrapper{
-	"busybox":     {after("", nil, 0)},
-	"ionice":      {after("cnpPut", set("--class", "--classdata", "--pid", "--pgid", "--uid"), 0)},
-	"chrt":        {after("TPD", set("--sched-runtime", "--sched-period", "--sched-deadline"), 1)},
-	"taskset":     {after("", nil, 1)},
-	"script":      {payloadFlag([]string{"-c", "--command"}, "cEIOBTtm", set("--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"))},
-	"su":          {payloadFlag([]string{"-c", "--command", "--session-command"}, "csgGwC", set("--command", "--session-command", "--shell", "--group", "--supp-group", "--whitelist-environment"))},
-	"runuser":     {payloadFlag([]string{"-c", "--command", "--session-command"}, "cugGsw", set("--command", "--session-command", "--user", "--group", "--supp-group", "--shell", "--whitelist-environment"))},
-	"pkexec":      {after("", set("--user"), 0)},
 	"strace":      {after("oepsuEabIOSXP", set("--output", "--expr", "--attach", "--string-limit", "--user", "--env", "--columns", "--trace", "--signal", "--status"), 0)},
 	"ltrace":      {after("oepsuEaAIlLnDFSxX", set("--output", "--library"), 0)},
 	"systemd-run": {after("upEMHd", set("--unit", "--property", "--description", "--slice", "--setenv", "--uid", "--gid", "--machine", "--host", "--working-directory", "--nice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property", "--socket-property", "--service-type", "--expand-environment"), 0)},
-	"at":          {func([]string) (int, int, int) { return none, none, none }},
-	"batch":       {func([]string) (int, int, int) { return none, none, none }},
 	"tmux":        {lastOperand},
 	"screen":      {after("ScehptTX", nil, 0)},
 	"trap": {func(args []string) (int, int, int) {
@@ -75,8 +49,6 @@ var strictWrappers = map[string]strictWrapper{
 		}
 		return none, none, none
 	}},
-	"npx":  {payloadFlag([]string{"-c", "--call"}, "pc", set("--package", "--call"))},
-	"bunx": {after("p", set("--package"), 0)},
 }
 
 // lastOperand takes a tmux command's last word as the program it runs
@@ -89,14 +61,6 @@ func lastOperand(args []string) (int, int, int) {
 		}
 	}
 	return none, none, none
-}
-
-// packageRunners run a package's code: npm exec (x), pnpm dlx/exec, yarn
-// dlx; the command after the subcommand's options.
-var packageRunners = map[string]map[string]bool{
-	"npm":  set("exec", "x"),
-	"pnpm": set("dlx", "exec"),
-	"yarn": set("dlx"),
 }
 
 // interpreters read a program: from -c/-e style flags (inline), from stdin
@@ -282,7 +246,7 @@ func (w *walker) globs(word *syntax.Word) bool {
 
 // strictFacts sets the strict reason of a simple command's unit and adds
 // the walks strict mode makes of what a wrapper it knows runs.
-func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Word, args []string, sc scope) []func() {
+func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Word, args []string, sc scope, m *modelRead) []func() {
 	if u.Strict == "" && w.expands(words[0]) {
 		u.Strict = "the command name is not a literal, so what runs cannot be known"
 	}
@@ -305,12 +269,15 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 		w.gitObjectPaths(args, argWords, sc)
 	}
 	from, to, payload := none, none, none
-	if sw, found := strictWrappers[prog]; found {
-		from, to, payload = sw.inner(args)
-	} else if subs := packageRunners[prog]; len(args) > 0 && subs[args[0]] {
-		if i := 1 + skipOptions(args[1:], "pc", set("--package", "--call")); i < len(args) {
-			from, to = i, len(args)
+	var runs []argmodel.Run
+	if m.res.StrictWrapper {
+		// npx, npm exec, su -c, chrt: the model finds the command.
+		runs = m.res.Runs(m.args)
+		if len(runs) > 0 && !runs[0].Line && !runs[0].Attached {
+			from = m.word(runs[0].Args[0])
 		}
+	} else if sw, found := strictWrappers[prog]; found {
+		from, to, payload = sw.inner(args)
 	} else if (prog == "fish" || prog == "mksh") && shellPayload(args) >= 0 {
 		payload = shellPayload(args)
 	} else {
@@ -327,6 +294,11 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	strictSc := sc
 	strictSc.strictOnly = true
 	switch {
+	case len(runs) > 0:
+		// The words stay the unit's own too: the specification reads
+		// them as the wrapper's arguments, which strict mode does not
+		// change.
+		return w.runsOf(prog, runs, m, args, make([]bool, len(argWords)), strictSc)
 	case payload >= 0 && payload < len(argWords):
 		return []func(){w.payloadOf(argWords[payload:payload+1], prog, strictSc)}
 	case from >= 0 && from < to:

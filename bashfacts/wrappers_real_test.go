@@ -82,6 +82,22 @@ var wrapperCases = []struct {
 	{"rust-parallel -j2 rec a ::: b", "a", ""},
 	{"rust-parallel -s 'rec a' ::: b", "a", ""},
 	{"rust-parallel ::: 'rec a'", "a", ""},
+	// Strict mode's wrappers: their commands are decided in strict mode.
+	{"ionice -c 3 rec a", "a", ""},
+	{"ionice --cl 3 rec a", "-", ""},
+	{"ionice --classd 7 rec a", "a", ""},
+	{"chrt -o 0 rec a", "a", ""},
+	{"chrt --ot 0 rec a", "a", ""},
+	{"taskset 1 rec a", "a", ""},
+	{"taskset -c 0 rec a", "a", ""},
+	{"script -qc 'rec a' /dev/null", "a", ""},
+	{"script -q --comm 'rec a' /dev/null", "a", ""},
+	{"runuser -u root -- REC/rec a", "a", ""},
+	{"su root -c 'REC/rec a'", "a", ""},
+	{"su - root -c 'REC/rec a'", "a", ""},
+	{"su -c 'REC/rec a' root", "a", ""},
+	{"npx --yes -p x rec a", "a", ""},
+	{"npm exec --yes -- rec a", "a", ""},
 	{"fdfind '^F$' -HX rec", "", "./F"},
 	{"fdfind '^F$' -tf -x rec a", "a", "a ./F"},
 	{"fdfind '^F$' --exec=rec", "", "./F"},
@@ -117,8 +133,9 @@ func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
 			if prog == "command" {
 				prog = "time"
 			}
-			if _, err := exec.LookPath(prog); err != nil || (prog == "sudo" && os.Geteuid() != 0) {
-				return // the reading is checked; the program is not here to run
+			needsRoot := prog == "sudo" || prog == "su" || prog == "runuser"
+			if _, err := exec.LookPath(prog); err != nil || (needsRoot && os.Geteuid() != 0) || prog == "npx" || prog == "npm" {
+				return // the reading is checked; the program is not here to run (npx and npm would fetch packages)
 			}
 			os.Remove(out)
 			run := exec.Command(bash, "-c", cmd)

@@ -85,4 +85,32 @@ func TestWrapperSpellings(t *testing.T) {
 			}
 		}
 	}
+	// Strict mode's own wrappers (their commands are strict mode's
+	// business alone): with strict on, the command they run meets the rule
+	// that denies it; without, the specification's reading stands.
+	for _, c := range []struct{ cmd, strict, plain string }{
+		{"npx --yes -p x rm x", "deny", "ask"},
+		{"npm exec --yes -- rm x", "deny", "ask"},
+		{"pnpm dlx rm x", "deny", "ask"},
+		{"ionice --classd 7 rm x", "deny", "ask"},
+		{"chrt --ot 0 rm x", "deny", "ask"},
+		{"su - root -c 'rm x'", "deny", "ask"},
+		{"runuser -u root -- rm x", "deny", "ask"},
+		{"script -qc 'rm x' /dev/null", "deny", "ask"},
+	} {
+		for _, strict := range []string{"", `"strict": true,`} {
+			e := newEngine(t, strings.Replace(policy, "%s", strict, 1), runtime.WithFS(facts.MapFS{"/home/u/repo/x": "file"}))
+			d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.plain
+			if strict != "" {
+				want = c.strict
+			}
+			if string(d.Action) != want {
+				t.Errorf("%s (strict %v): %s (%s, %s); want %s", c.cmd, strict != "", d.Action, d.Matched, d.Reason, want)
+			}
+		}
+	}
 }

@@ -134,6 +134,11 @@ type Program struct {
 	// env, xargs, timeout, …): it runs a following command, and is one
 	// whatever its arguments (Result.Wrapper).
 	Wrapper bool `json:"wrapper,omitempty"`
+	// StrictWrapper marks a program (or subcommand) that runs another
+	// command the specification does not look into (npx, npm exec, su -c,
+	// chrt): strict mode floors it, and decides the command it runs as a
+	// unit of its own (Result.StrictWrapper).
+	StrictWrapper bool `json:"strict_wrapper,omitempty"`
 	// DashOption is the option a lone "-" stands for where options are
 	// read (env - is env -i).
 	DashOption string `json:"dash_option,omitempty"`
@@ -436,8 +441,8 @@ func (p *Program) compileBody(name string) error {
 		if s.Many && s.Last {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)
 		}
-		if runs(s.Role) && ((s.Role == Command && !p.Stop) || !s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
-			return fmt.Errorf("%s: a %s slot takes every operand left (many; a command slot stops the options), with no default, form or floor but one limited by floor_if_contains", name, s.Role)
+		if runs(s.Role) && (!s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
+			return fmt.Errorf("%s: a %s slot takes every operand left (many), with no default, form or floor but one limited by floor_if_contains", name, s.Role)
 		}
 		if len(s.LineFlags) > 0 && s.Role != Command {
 			return fmt.Errorf("%s: line_flags go on a command slot", name)

@@ -68,6 +68,9 @@ type Result struct {
 	// (Program.Wrapper), and for a program given an option whose value is
 	// a command (find -exec, fd -x), even one that is missing.
 	Wrapper bool
+	// StrictWrapper is set for a program or subcommand that runs another
+	// command only strict mode looks into (Program.StrictWrapper).
+	StrictWrapper bool
 	// runFlags are the options whose values are commands, by the
 	// argument their command starts at (Run.Flag).
 	runFlags map[int]string
@@ -88,7 +91,7 @@ func Parse(program string, args []Arg) Result {
 	}
 	ps := parser{r: Result{Known: true, Words: make([]Word, len(args)), Wrapper: p.Wrapper}}
 	ps.program(p, args, 0)
-	if p.Wrapper && ps.r.Problem != "" && len(ps.r.Runs(args)) == 0 {
+	if (p.Wrapper || p.StrictWrapper) && ps.r.Problem != "" && len(ps.r.Runs(args)) == 0 {
 		ps.guessCommand(p, args)
 	}
 	return ps.r
@@ -191,6 +194,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		return
 	}
 	ps.modes, ps.pending, ps.downloadDir = ps.modes[:0], ps.pending[:0], ""
+	ps.r.StrictWrapper = ps.r.StrictWrapper || p.StrictWrapper
 	var operands []int
 	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
 	var pathspecs []Arg // the operands after "--"
@@ -211,7 +215,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				// which options end, as env reads it.
 				words[i] = Word{Role: Option}
 				ps.use(p, p.exact[p.DashOption], "", false, false)
-				optionsDone = true
+				optionsDone = p.Stop
 				continue
 			}
 			if p.PlusCommands != "" && len(a.Text) > 1 && a.Text[0] == '+' {
