@@ -1,6 +1,7 @@
 package bashfacts
 
 import (
+	"path"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -14,6 +15,9 @@ import (
 // arguments. texts are the argument words' texts.
 func (w *walker) runsOf(prog string, runs []argmodel.Run, m *modelRead, texts []string, consumed []bool, sc scope) []func() {
 	var out []func()
+	if m.res.Chdir != "" || m.res.ChdirUnknown {
+		sc.dir = w.chdirTo(m.res.Chdir, m.res.ChdirUnknown, sc)
+	}
 	for _, r := range runs {
 		// The argument words that hold the run, each once (a word bash
 		// splits by its braces is several model arguments).
@@ -59,4 +63,31 @@ func (m *modelRead) word(k int) int {
 		return k
 	}
 	return m.src[k]
+}
+
+// chdirTo is the folder a wrapper starts its command in when an option
+// moves it (env -C DIR, sudo -D DIR), joined as a cd joins it; unknown
+// when it cannot be named (a login shell's home, an expansion, ~user).
+// The kernel resolves ".." through links where the join does not, but a
+// wrapper is floored to ask whatever its command: the join can only turn
+// that ask into a deny the command's own rules give.
+func (w *walker) chdirTo(v string, unknown bool, sc scope) Dir {
+	var d Dir
+	switch {
+	case unknown || v == "" || strings.HasPrefix(v, "~") && v != "~" && !strings.HasPrefix(v, "~/"):
+		return unknownDir
+	case path.IsAbs(v) || strings.HasPrefix(v, "~"):
+		d = Dir{Path: path.Clean(v)}
+	case sc.dir.Unknown:
+		return unknownDir
+	default:
+		d = Dir{Path: path.Join(sc.dir.Path, v)}
+		if d.Path == "." {
+			d.Path = ""
+		}
+	}
+	if !w.dirWithin(d) {
+		return unknownDir
+	}
+	return d
 }

@@ -113,4 +113,31 @@ func TestWrapperSpellings(t *testing.T) {
 			}
 		}
 	}
+	// A wrapper that starts its command in another folder (env -C, sudo
+	// -D): the command's relative paths are that folder's.
+	const paths = `{
+  "permission": {
+    "*": "ask",
+    "bash": {"*": "ask", "cat *": "allow"},
+    "path": {"*": "allow", "~/.ssh/*": "deny"}
+  }
+}`
+	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/id_rsa": "file", "/home/u/repo/sub/x": "file"}
+	e := newEngine(t, paths, runtime.WithFS(fsys))
+	for _, c := range []struct{ cmd, want string }{
+		{"env -C ~/.ssh cat id_rsa", "deny"},
+		{"env --chdir=/home/u/.ssh cat ./id_rsa", "deny"},
+		{"env -C .. cat .ssh/id_rsa", "deny"},
+		{"sudo -D /home/u/.ssh cat id_rsa", "deny"},
+		{"env -C sub cat x", "ask"},
+		{"sudo -i cat .ssh/id_rsa", "ask"},
+	} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(d.Action) != c.want {
+			t.Errorf("%s: %s (%s); want %s", c.cmd, d.Action, d.Matched, c.want)
+		}
+	}
 }

@@ -248,6 +248,10 @@ type Opt struct {
 	// DownloadDir: the value is the folder the operands of form download
 	// are saved in (wget -P).
 	DownloadDir bool `json:"download_dir,omitempty"`
+	// Chdir: the commands the program runs start in the value's folder
+	// (env -C DIR, sudo -D DIR), or, on an option without a value, in one
+	// regate cannot name (su -l and sudo -i start in the user's home).
+	Chdir bool `json:"chdir,omitempty"`
 }
 
 // Filters of a recursive read (Opt.Filter).

@@ -71,6 +71,11 @@ type Result struct {
 	// StrictWrapper is set for a program or subcommand that runs another
 	// command only strict mode looks into (Program.StrictWrapper).
 	StrictWrapper bool
+	// Chdir is the folder the commands the program runs start in, when an
+	// option moves them (Opt.Chdir: env -C DIR); ChdirUnknown is set when
+	// it is not one regate can name (su -l, an expansion).
+	Chdir        string
+	ChdirUnknown bool
 	// runFlags are the options whose values are commands, by the
 	// argument their command starts at (Run.Flag).
 	runFlags map[int]string

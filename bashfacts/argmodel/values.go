@@ -201,6 +201,9 @@ func (ps *parser) separate(p *Program, o *Opt, spelt string, args []Arg, k int, 
 // (role_when).
 func (ps *parser) take(p *Program, o *Opt, w *Word, v string, a Arg) bool {
 	*w = Word{Role: o.Role, Value: v, Filter: o.Filter}
+	if o.Chdir {
+		ps.r.Chdir, ps.r.ChdirUnknown = v, a.Dynamic || v == ""
+	}
 	if o.AtFile {
 		if name, ok := strings.CutPrefix(v, "@"); ok && name != "" {
 			w.Value = name
@@ -301,6 +304,9 @@ func (ps *parser) until(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 // those of its value's choice), and its floor. It returns false when its
 // value is not one the model knows.
 func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool {
+	if o.Chdir && o.Arg == argNone {
+		ps.r.Chdir, ps.r.ChdirUnknown = "", true
+	}
 	if o.Floor != "" && len(o.FloorIfContains) == 0 && !o.FloorIfOutside {
 		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
 	}
