@@ -426,8 +426,8 @@ var gitObjectReaders = set("show", "cat-file", "diff", "difftool")
 // relative to the working directory (git's is the repository root unless
 // it starts with ./), which is the same for a command run at the root.
 func (w *walker) gitObjectPaths(args []string, argWords []*syntax.Word, sc scope) {
-	i := skipOptions(args, "Cc", set("--git-dir", "--work-tree", "--namespace", "--config-env"))
-	if i >= len(args) || !gitObjectReaders[args[i]] {
+	i := skipGlobals("git", args)
+	if i < 0 || i >= len(args) || !gitObjectReaders[args[i]] {
 		return
 	}
 	strictSc := sc

@@ -82,3 +82,38 @@ func proveGlobalPushes(t *testing.T) {
 		t.Fatalf("the remote's branches after git -P push and git --bare push: %q", got)
 	}
 }
+
+// TestGlobalOptionsOfEveryProgram: strict mode decides a subcommand spelt
+// with the global options of any program with subcommands (those its
+// argument model lists before them) by the rules that name it, as it does
+// git's. Before, kubectl --context=prod delete pod x was allowed by
+// "kubectl *" where "kubectl delete *" denies, and docker --context x rm
+// likewise. Without strict mode the specification's reading (the text as
+// written) stands.
+func TestGlobalOptionsOfEveryProgram(t *testing.T) {
+	policy := `{"permission": {"*": "ask", "bash": {"*": "ask",
+	  "kubectl *": "allow", "kubectl delete *": "deny",
+	  "docker *": "allow", "docker rm *": "deny",
+	  "npm *": "allow", "npm publish": "deny", "npm publish *": "deny"}}}`
+	plain := newEngine(t, policy)
+	strict := newEngine(t, strings.Replace(policy, `{"permission"`, `{"strict": true, "permission"`, 1))
+	for _, c := range []struct{ cmd, plain, strict string }{
+		{"kubectl --context=prod delete pod x", "allow", "deny"},
+		{"kubectl -n prod delete pod x", "allow", "deny"},
+		{"kubectl --kubeconfig ./k delete pod x", "allow", "deny"},
+		{"docker --context x rm c", "allow", "deny"},
+		{"docker -D rm c", "allow", "deny"},
+		{"npm -s publish", "allow", "deny"},
+		{"kubectl --context=prod get pods", "allow", "allow"},
+		{"docker --debug ps", "allow", "allow"},
+		{"kubectl delete pod x", "deny", "deny"},
+	} {
+		call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
+		for e, want := range map[*runtime.Engine]string{plain: c.plain, strict: c.strict} {
+			d, err := e.Decide(context.Background(), call)
+			if err != nil || string(d.Action) != want {
+				t.Errorf("%s (strict %v): %s (%s, %v); want %s", c.cmd, e == strict, d.Action, d.Matched, err, want)
+			}
+		}
+	}
+}

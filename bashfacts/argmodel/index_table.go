@@ -35,7 +35,7 @@ var programIndex = map[string]span{
 	"find":           {"models/search.json", 22, 6623},
 	"flock":          {"models/wrappers.json", 7386, 8140},
 	"gawk":           {"models/awk.json", 22, 2181},
-	"git":            {"models/git.json", 22, 99478},
+	"git":            {"models/git.json", 22, 99677},
 	"gmake":          {"models/build.json", 25691, 28064},
 	"go":             {"models/build.json", 22, 25685},
 	"grep":           {"models/grep.json", 22, 3409},

@@ -248,6 +248,11 @@ type Opt struct {
 	// DownloadDir: the value is the folder the operands of form download
 	// are saved in (wget -P).
 	DownloadDir bool `json:"download_dir,omitempty"`
+	// Inert marks an option that changes only how the program shows what
+	// it does, never what it does or where (git --no-pager): read before
+	// a subcommand, a spelling with it is also the spelling without it
+	// (Global).
+	Inert bool `json:"inert,omitempty"`
 	// Chdir: the commands the program runs start in the value's folder
 	// (env -C DIR, sudo -D DIR), or, on an option without a value, in one
 	// regate cannot name (su -l and sudo -i start in the user's home).
@@ -694,6 +699,23 @@ func (o *Opt) checkExtras(prog string) error {
 		return bad("keywords need a value, and no form or at_file")
 	}
 	return nil
+}
+
+// Global describes an option that a program with subcommands reads
+// before its subcommand (git -C, --no-pager), by its exact name: whether
+// it takes the next word as its value (--opt=value carries its own),
+// and whether it is inert (Opt.Inert). known is false for a name that is
+// no such option, and for every name of a program without subcommands.
+func Global(program, name string) (value, inert, known bool) {
+	p, err := lookup(program)
+	if err != nil || p == nil || len(p.Subcommands) == 0 && p.subs == nil {
+		return false, false, false
+	}
+	o := p.exact[name]
+	if o == nil || !slices.Contains(p.Options, o) && !slices.Contains(p.Persistent, o) {
+		return false, false, false
+	}
+	return o.Arg == argRequired, o.Inert, true
 }
 
 // Has reports whether a program (by base name) has a model.
