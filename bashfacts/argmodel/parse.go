@@ -430,7 +430,7 @@ func (ps *parser) command(p *Program, args []Arg, words []Word, operands []int, 
 			return
 		}
 		words[operands[1]] = Word{Role: CommandLine, Value: args[operands[1]].Text}
-		ps.r.runFlags = map[int]string{operands[1]: args[operands[0]].Text}
+		ps.startRun(operands[1], args[operands[0]].Text)
 		return
 	}
 	cmd := operands
@@ -469,10 +469,7 @@ func (ps *parser) sources(p *Program, args []Arg, words []Word, operands []int, 
 		switch {
 		case commandless && role == Shell:
 			words[i] = Word{Role: CommandLine, Value: a.Text}
-			if ps.r.runFlags == nil {
-				ps.r.runFlags = map[int]string{}
-			}
-			ps.r.runFlags[i] = ""
+			ps.startRun(i, "")
 		default:
 			words[i] = Word{Role: role, Value: a.Text}
 		}

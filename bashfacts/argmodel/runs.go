@@ -59,3 +59,12 @@ func (r Result) startsRun(i int) bool {
 	_, ok := r.runFlags[i]
 	return ok
 }
+
+// startRun records that argument i begins a command of its own, the
+// value of the option flag ("" for one among the operands).
+func (ps *parser) startRun(i int, flag string) {
+	if ps.r.runFlags == nil {
+		ps.r.runFlags = map[int]string{}
+	}
+	ps.r.runFlags[i] = flag
+}

@@ -268,13 +268,10 @@ func (ps *parser) until(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 	}
 	if runs(o.Role) {
 		ps.r.Wrapper = true
-		if ps.r.runFlags == nil {
-			ps.r.runFlags = map[int]string{}
-		}
 		if hasVal {
-			ps.r.runFlags[i] = spelt
+			ps.startRun(i, spelt)
 		} else {
-			ps.r.runFlags[i+1] = spelt
+			ps.startRun(i+1, spelt)
 		}
 	}
 	n := 0
