@@ -31,6 +31,8 @@ type modelRead struct {
 	alts  []int
 	words []*syntax.Word
 	sc    scope
+	// code are the files the unit's code opens (code.go).
+	code []codeFile
 }
 
 // readModel parses a unit's argument words by its program's model; its

@@ -131,6 +131,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	w.argTokens(prog, argWords, consumed, sc, &model)
 	if model.res.Known {
 		model.addMissing(words[0])
+		model.addCode()
 		model.attachFilters(w.out.Tokens[from:])
 		attachInto(prog, w.out.Tokens[from:])
 		if prog == "find" {

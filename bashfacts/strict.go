@@ -259,6 +259,9 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	if u.Strict == "" {
 		u.Strict = inlineCode(prog, args, sc.stdin.from)
 	}
+	if reason := m.readCode(); u.Strict == "" {
+		u.Strict = reason
+	}
 	if u.Strict == "" {
 		u.Strict = codeArgument(prog, args)
 	}

@@ -74,7 +74,9 @@ func TestStrictFloors(t *testing.T) {
 		// Arguments that make a read-only program run code or write files.
 		{"argument", `sed -n '1e id' f`, "ask"},
 		{"argument", `sed 's/x/id/e' f`, "ask"},
-		{"argument", `sed -n 'w out.txt' f`, "ask"},
+		{"argument", `sed -n 'w .env' f`, "deny"},
+		{"argument", `sed -l 5 '1r /home/u/.ssh/id_rsa' f`, "deny"},
+		{"argument", `sed --expr='1e id' f`, "ask"},
 		{"argument", `awk 'BEGIN { system("id") }'`, "ask"},
 		{"argument", `awk '{ print | "sh" }' f`, "ask"},
 		{"argument", `awk '{ print > ".bashrc" }' f`, "ask"},

@@ -77,6 +77,14 @@ const (
 	Subcommand = "subcommand"
 )
 
+// Languages of code regate reads (Program.Language).
+const (
+	Sed = "sed"
+	Awk = "awk"
+)
+
+var languages = map[string]bool{"": true, Sed: true, Awk: true}
+
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
@@ -139,6 +147,11 @@ type Program struct {
 	// chrt): strict mode floors it, and decides the command it runs as a
 	// unit of its own (Result.StrictWrapper).
 	StrictWrapper bool `json:"strict_wrapper,omitempty"`
+	// Language is the language of the program's code (role code) when
+	// regate reads it for the files it opens and the commands it runs:
+	// "sed" (a GNU sed script) or "awk" (an awk program). Code in no
+	// language regate reads is a value.
+	Language string `json:"language,omitempty"`
 	// DashOption is the option a lone "-" stands for where options are
 	// read (env - is env -i).
 	DashOption string `json:"dash_option,omitempty"`
@@ -397,6 +410,9 @@ func (p *Program) compileBody(name string) error {
 	case syntaxGNU, syntaxSingle, syntaxStrings:
 	default:
 		return fmt.Errorf("%s: unknown syntax %q", name, p.Syntax)
+	}
+	if !languages[p.Language] {
+		return fmt.Errorf("%s: unknown language %q", name, p.Language)
 	}
 	p.short, p.exact = map[byte]*Opt{}, map[string]*Opt{}
 	own := len(p.Options) + len(p.Persistent)

@@ -71,6 +71,8 @@ type Result struct {
 	// StrictWrapper is set for a program or subcommand that runs another
 	// command only strict mode looks into (Program.StrictWrapper).
 	StrictWrapper bool
+	// Language is the language of the code words (Program.Language).
+	Language string
 	// Chdir is the folder the commands the program runs start in, when an
 	// option moves them (Opt.Chdir: env -C DIR); ChdirUnknown is set when
 	// it is not one regate can name (su -l, an expansion).
@@ -200,6 +202,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	}
 	ps.modes, ps.pending, ps.downloadDir = ps.modes[:0], ps.pending[:0], ""
 	ps.r.StrictWrapper = ps.r.StrictWrapper || p.StrictWrapper
+	ps.r.Language = p.Language
 	var operands []int
 	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
 	var pathspecs []Arg // the operands after "--"

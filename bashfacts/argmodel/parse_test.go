@@ -51,7 +51,9 @@ var parseCases = []parseCase{
 	// awk: options end at the program; NAME=value operands are not files.
 	{[]string{"awk", "-F:", "{print $1}", "x=1", "/etc/passwd"}, "value code value read", ""},
 	{[]string{"awk", "{print}", "-v", "f"}, "code read read", ""},
-	{[]string{"awk", "-f", "p.awk", "data"}, "- read read", ""},
+	{[]string{"awk", "-f", "p.awk", "data"}, "- read read", "awk -f runs a program regate cannot see"},
+	{[]string{"sed", "-l", "5", "1r x", "F"}, "- value code read", ""},
+	{[]string{"sed", "--fil=s.sed", "F"}, "read read", "sed -f runs a script regate cannot see"},
 	// head, tail: -NUM first; tail +NUM.
 	{[]string{"head", "-5", "f"}, "value read", ""},
 	{[]string{"head", "-n1", ".env"}, "value read", ""},
