@@ -152,15 +152,13 @@ func (w *walker) braceExpand(word *syntax.Word, text string) []string {
 		if err != nil || len(out) == maxBraceWords {
 			return []string{text}
 		}
-		var b strings.Builder
-		for _, p := range ew.Parts {
-			lit, ok := p.(*syntax.Lit)
-			if !ok {
-				return []string{text}
-			}
-			b.WriteString(unescapeBare(lit.Value))
+		// Quotes around the braces' text are removed as bash removes
+		// them ('$'r\ .e{n,}v is the two words "$r .env" and "$r .ev").
+		v, lit := w.literal(ew)
+		if !lit {
+			return []string{text}
 		}
-		if v := b.String(); v != "" {
+		if v != "" {
 			out = append(out, v)
 		}
 	}

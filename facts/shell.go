@@ -173,8 +173,9 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 		// ls-files) is not read, so strict mode leaves it to the spec's
 		// reading; but a folder that ls or find names is opened and its
 		// names listed, which the host's ls tool is gated for: that keeps
-		// its path checks, as does a path regate cannot resolve (~user).
-		if _, isUser := otherHome(t.Value); f.Dir || c.Error != "" || isUser {
+		// its path checks, as does a path regate cannot resolve (~user,
+		// /proc/$$/cwd/.., an expansion): it may be a folder.
+		if _, isUser := otherHome(t.Value); f.Dir || c.Error != "" || c.Strict != "" || isUser {
 			t.SpecOnly = false
 		}
 	}

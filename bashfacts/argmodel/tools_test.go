@@ -167,7 +167,7 @@ var toolCases = []parseCase{
 	{[]string{"rg", "-f=pats", "x"}, "read tree-visible", ""},
 	{[]string{"rg", "-g", ".env", "X"}, "- read pattern", ""},
 	{[]string{"rg", "-g", "!.env", "X"}, "- pattern pattern", ""},
-	{[]string{"rg", "--files", "src"}, "- stat", ""},
+	{[]string{"rg", "--files", "src"}, "- list-tree", ""},
 	{[]string{"rg", "--hidd", "x"}, "", "rg: the option --hidd is not"},
 	{[]string{"rg", "--pre", "./x.sh", "x"}, "- value pattern", "rg --pre runs a preprocessor command"},
 	// jq: the filter is a value; files are read.

@@ -115,6 +115,21 @@ var forms = []form{
 	{"git-C", "git", "-C {D} status", ""},
 	{"git-log-stdin", "git", "log --no-walk --stdin < {T}", "redirect"},
 
+	// sed: the files a script reads (r, R) and writes (w, s///w), the
+	// commands it runs (e), wherever sed's options put the script. The
+	// script's word is one word with the path at its end: bash expands
+	// $HOME and the like in it, and no ~ (sed reads ~ as a folder's name).
+	{"sed-r", "sed", `1r\ {T} README.md`, "script-file"},
+	{"sed-e-r", "sed", `-n -e p -e 1r\ {T} README.md`, "script-file"},
+	{"sed-expr-abbrev-r", "sed", `--expr=1r\ {T} README.md`, "abbrev"},
+	{"sed-l-r", "sed", `-l 5 1r\ {T} README.md`, "script-file"},
+	{"sed-s-E-r", "sed", `-s -E '$'r\ {T} README.md`, "script-file"},
+	{"sed-R", "sed", `-n 1R\ {T} README.md`, "script-file"},
+	{"sed-w", "sed", `-n 1w\ {T} README.md`, "writes"},
+	{"sed-s-w", "sed", `s/a/b/w\ {T} README.md`, "writes"},
+	{"sed-e-cat", "sed", `-n 1e\ cat\ {T} README.md`, "runs"},
+	{"sed-text", "sed", `-e 'a\' -e 1r\ {T} README.md`, ""},
+
 	// pwd: allowed, harmless, composed with the rest.
 	{"pwd", "pwd", "", ""},
 	{"pwd-P", "pwd", "-P", ""},
