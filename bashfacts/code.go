@@ -6,6 +6,11 @@ import (
 	"github.com/regate/regate/bashfacts/argmodel"
 )
 
+// Code a program runs that its argument model finds: an interpreter that
+// reads its program from standard input the command feeds (a pipe, a
+// heredoc: Result.StdinCode) makes strict mode ask, as does inline code,
+// which the models floor themselves (python -c, node -e).
+//
 // Code in a language regate reads (argmodel's Program.Language): the words
 // a program's model gives the role code are a sed script or an awk program.
 // A sed script's r and R files are read paths of the unit and its w and W
@@ -28,6 +33,10 @@ type codeFile struct {
 // for addCode, and returns why strict mode asks, or "".
 func (m *modelRead) readCode() string {
 	m.code = m.code[:0]
+	if m.res.StdinCode && m.sc.stdin.from != "" {
+		// python <<'EOF', curl … | node: code regate is not shown.
+		return m.prog + " reads its program from " + m.sc.stdin.from
+	}
 	switch m.res.Language {
 	case argmodel.Sed:
 		return m.readSed()

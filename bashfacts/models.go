@@ -281,9 +281,10 @@ func (m *modelRead) roles(toks []Token, i int) {
 			if m.afterDashDash(k) {
 				t.Bare = false
 			}
-		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell || role == argmodel.Command || role == argmodel.CommandLine:
+		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell || role == argmodel.Command || role == argmodel.CommandLine || role == argmodel.Args:
 			// A word of a command a wrapper runs keeps the specification's reading
-			// as the wrapper's argument (strict wrappers leave them the unit's own).
+			// as the wrapper's argument (strict wrappers leave them the unit's own),
+			// and so does an argument a program hands to the code it runs.
 		case (role == argmodel.String || role == argmodel.Stat) && m.sc.feeds:
 			// echo .env | xargs cat, $(ls .env): what echo or ls prints
 			// becomes words of another command, so the spec's path

@@ -2,7 +2,6 @@ package bashfacts
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -72,9 +71,6 @@ type interpreter struct {
 	value  string
 	// sub is a subcommand that evaluates its operand (deno eval).
 	sub string
-	// module is an option that runs a named module, not inline code
-	// (python -m).
-	module byte
 }
 
 func clusterHas(opt string, codes, values string) bool {
@@ -104,10 +100,13 @@ func longOrCluster(long []string, codes, values string) func(string) bool {
 	}
 }
 
+// interpreters are the interpreters whose option syntax the argument
+// models do not read (perl's and ruby's typed attached values: -lne is
+// -l -n -e, -i.bak and -0777 take what follows the letter; php's and lua's
+// code options; bun's and deno's subcommands), and the shells, whose -c
+// is the specification's opaque wrapper. python and node are argument
+// models (models/interpreters.json).
 var interpreters = map[string]interpreter{
-	"python":    {inline: longOrCluster(nil, "c", "WXm"), value: "WXm", module: 'm'},
-	"node":      {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
-	"nodejs":    {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "r"), value: "r"},
 	"perl":      {inline: longOrCluster(nil, "eE", "IMmiFlx0dDV"), value: "IMmiFlx0dDV"},
 	"ruby":      {inline: longOrCluster([]string{"--eval"}, "e", "IrCEKxFT0W"), value: "IrCEKxFT0W"},
 	"php":       {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
@@ -126,13 +125,8 @@ var interpreters = map[string]interpreter{
 	"fish": {inline: longOrCluster([]string{"--command", "--init-command"}, "cC", ""), value: ""},
 }
 
-var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
-
 // interpreterOf returns the interpreter a program name is.
 func interpreterOf(prog string) (interpreter, bool) {
-	if pythonName.MatchString(prog) {
-		return interpreters["python"], true
-	}
 	it, ok := interpreters[prog]
 	return it, ok
 }
@@ -148,8 +142,6 @@ func inlineCode(prog string, args []string, stdin string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case it.module != 0 && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, it.module) > 0 && !it.inline(a):
-			return "" // a named module, as a script file
 		case it.sub != "" && a == it.sub:
 			return prog + " " + a + " runs code given inline"
 		case a == "-":

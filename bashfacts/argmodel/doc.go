@@ -76,6 +76,9 @@
 //     are not understood before its command, the words past them (and
 //     past the operands the model takes first) are read as the command,
 //     so that a rule that denies it still meets it.
+//   - A slot marked program takes the file holding the code the program
+//     runs (python f.py): given "-", or no operand while the slot applies,
+//     the program reads its code from standard input (Result.StdinCode).
 //   - assignments: an operand NAME=value is a value, not a file (awk).
 //   - plus_commands: a reason the program floors a +WORD in an option
 //     position (less +cmd runs less commands, shell escapes included).
@@ -122,6 +125,8 @@
 //     other value is a plain value (curl -d @file).
 //   - prefix_roles: the role of a value that begins with a prefix (rg -g
 //     '!*.lock' excludes: {"!": "pattern"}).
+//   - ends: options end after this one, every word after it an operand
+//     (python -c CMD and -m MOD: the rest are the program's arguments).
 //   - floor_if_contains: the floor applies only to a value that holds one
 //     of these strings (curl -F name=@file); slots take floor and
 //     floor_if_contains too (git config NAME VALUE sets configuration).
@@ -162,7 +167,10 @@
 // without --hidden or --no-ignore), patch (a patch whose files the
 // program writes: git apply; facts reads the patch, and the filters
 // "strip" and "directory" carry -p and --directory), code (a script the
-// program runs), shell (a word of a command a shell runs on another host,
+// program runs; a program's "language", sed or awk, is one regate reads
+// for the files the code opens and the commands it runs), args (the words
+// a program hands to the code it runs: python f.py ARGS, which keep the
+// spec's reading), shell (a word of a command a shell runs on another host,
 // which may be this one: ssh's command keeps the spec's reading),
 // url, string (text the program prints or compares), value (any other
 // option value, such as -n 5).

@@ -68,9 +68,14 @@ const (
 	Command     = "command"
 	CommandLine = "command-line"
 	Code        = "code"
-	URL         = "url"
-	String      = "string"
-	Value       = "value"
+	// Args are the words a program hands to the code it runs (python
+	// f.py ARGS, node -e CODE ARGS): what that code does with them is not
+	// known, so strict mode keeps the specification's reading of them, a
+	// path where one looks like a path.
+	Args   = "args"
+	URL    = "url"
+	String = "string"
+	Value  = "value"
 	// Option marks a word that is an option (or options) with no value in
 	// it; Subcommand the word that names a subcommand.
 	Option     = "option"
@@ -95,7 +100,7 @@ func PathRole(role string) bool {
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, Code: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -266,6 +271,10 @@ type Opt struct {
 	// a subcommand, a spelling with it is also the spelling without it
 	// (Global).
 	Inert bool `json:"inert,omitempty"`
+	// Ends: options end after this one, and every word after it is an
+	// operand whatever it looks like (python -c CMD and -m MOD: the words
+	// after them are the program's arguments).
+	Ends bool `json:"ends,omitempty"`
 	// Chdir: the commands the program runs start in the value's folder
 	// (env -C DIR, sudo -D DIR), or, on an option without a value, in one
 	// regate cannot name (su -l and sudo -i start in the user's home).
@@ -309,6 +318,10 @@ type Slot struct {
 	// one word after them a command line (flock FILE -c CMD); matched
 	// exactly, as flock compares them.
 	LineFlags []string `json:"line_flags,omitempty"`
+	// Program marks the slot whose operand is the file holding the code
+	// the program runs (python f.py, node f.js); "-", or no operand while
+	// the slot applies, is standard input (Result.StdinCode).
+	Program bool `json:"program,omitempty"`
 	// Sources, on a command slot, end the command at the first word that
 	// is one of its keys (parallel's :::, ::::): the words after each
 	// take the role it maps to, up to the next such word. With no command
@@ -462,6 +475,9 @@ func (p *Program) compileBody(name string) error {
 		}
 		if s.Default != "" && !s.Many {
 			return fmt.Errorf("%s: only a many slot has a default", name)
+		}
+		if s.Program && (s.Many || s.Last || s.Role != Read) {
+			return fmt.Errorf("%s: a program slot takes one operand, first, in the role read", name)
 		}
 		if s.Many && s.Last {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)

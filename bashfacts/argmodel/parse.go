@@ -73,6 +73,10 @@ type Result struct {
 	StrictWrapper bool
 	// Language is the language of the code words (Program.Language).
 	Language string
+	// StdinCode is set when the program reads its code from standard
+	// input: its program slot (Slot.Program) applies and takes "-" or no
+	// operand at all (python - , python with no script).
+	StdinCode bool
 	// Chdir is the folder the commands the program runs start in, when an
 	// option moves them (Opt.Chdir: env -C DIR); ChdirUnknown is set when
 	// it is not one regate can name (su -l, an expansion).
@@ -175,6 +179,8 @@ type parser struct {
 	// downloadDir is the folder a download option names (wget -P), where
 	// the operands of form download are saved.
 	downloadDir string
+	// ended is set by an option after which options end (Opt.Ends).
+	ended bool
 }
 
 // pendingRole is an option value whose role is decided once every option
@@ -200,7 +206,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		}
 		return
 	}
-	ps.modes, ps.pending, ps.downloadDir = ps.modes[:0], ps.pending[:0], ""
+	ps.modes, ps.pending, ps.downloadDir, ps.ended = ps.modes[:0], ps.pending[:0], "", false
 	ps.r.StrictWrapper = ps.r.StrictWrapper || p.StrictWrapper
 	ps.r.Language = p.Language
 	var operands []int
@@ -249,6 +255,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				}
 				sawOption = sawOption || !leading
 				i += n
+				optionsDone = ps.ended
 				continue
 			}
 		}
@@ -388,8 +395,13 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 	k, end := 0, len(operands)
 	for _, s := range front {
 		if k < end {
+			if s.Program && args[operands[k]].Text == "-" && !args[operands[k]].Dynamic {
+				ps.r.StdinCode = true
+			}
 			ps.operand(p, args, words, operands[k], s, false)
 			k++
+		} else if s.Program {
+			ps.r.StdinCode = true
 		}
 	}
 	for j := len(back) - 1; j >= 0; j-- {

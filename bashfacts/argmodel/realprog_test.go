@@ -73,6 +73,21 @@ var realCases = []realCase{
 	{[]string{"shred", "-n", "1", "--random-source=/dev/zero", "G"}, "--random-source takes its value after =; G is overwritten", holding("G", strings.Repeat("\x00", 4096)), "- value read write"},
 	{[]string{"shred", "--", "-u"}, "-- ends options: -u is a file (there is none)", both(rejects, printed("-u")), "- write"},
 	{[]string{"shred", "--remove=w", "F"}, "w is ambiguous (wipe, wipesync)", both(rejects, wrote("F")), ""},
+	// python and node: inline code wherever the options before it put it
+	// (floored, so read as not understood); the script and its arguments.
+	{[]string{"python3", "--check-hash-based-pycs", "always", "-c", "print('inline')"}, "--check-hash-based-pycs takes a value: -c runs code", printed("inline"), ""},
+	{[]string{"python3", "-Bc", "print('bundled')"}, "-c ends a bundle and takes the next word", printed("bundled"), ""},
+	{[]string{"python3", "-c", "import sys; print(sys.argv)", "-x", "--foo"}, "-c ends options: -x and --foo are arguments", printed("['-c', '-x', '--foo']"), ""},
+	{[]string{"python3", "-m", "platform", "--terse"}, "-m ends options: --terse is the module's", func(_, out string, failed bool) bool { return !failed && out != "" }, "- value args"},
+	{[]string{"python3", "-I", "F", "G"}, "F is the script (not Python: it fails), G its argument", both(rejects, printed("SyntaxError")), "- read args"},
+	{[]string{"python3", "--vers"}, "python takes no abbreviations", rejects, ""},
+	{[]string{"node", "--title", "x", "-e", "console.log('inline')"}, "--title takes a value: -e runs code", printed("inline"), ""},
+	{[]string{"node", "--input-type", "commonjs", "-p", "6*7"}, "--input-type takes a value: -p prints the code's value", printed("42"), ""},
+	{[]string{"node", "-pe", "6*7"}, "-pe is --print --eval", printed("42"), ""},
+	{[]string{"node", "--max-old-space-size=64", "F", "G"}, "a V8 option with its value after =; F is the script (not JavaScript: it fails)", both(rejects, printed("SyntaxError")), "value read args"},
+	{[]string{"node", "--max-old-space-size", "64", "-e", "1"}, "a V8 option takes its value only after =: node refuses", rejects, "- read args args"},
+	{[]string{"node", "--", "-e"}, "-- ends options: -e is a script file (there is none)", rejects, "- read"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},

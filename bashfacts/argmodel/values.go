@@ -307,6 +307,7 @@ func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool
 	if o.Floor != "" && len(o.FloorIfContains) == 0 && !o.FloorIfOutside {
 		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
 	}
+	ps.ended = ps.ended || o.Ends
 	return ps.choose(p, o, val, hasVal, dynamic)
 }
 

@@ -1,0 +1,62 @@
+package runtime_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// TestInterpreters: python and node are argument models
+// (bashfacts/argmodel/models/python.json, node.json, the latter generated
+// from node's own option tables), so strict mode finds their inline code
+// after any option that takes a value, reads their script as a read and
+// the script's arguments as the specification does. The first four rows
+// were allowed by python3 *: allow and node *: allow before, when a Go
+// list held the few value options it knew.
+func TestInterpreters(t *testing.T) {
+	const policy = `{
+  "strict": true,
+  "permission": {
+    "*": "ask",
+    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "cat *": "allow"},
+    "path": {"*": "allow", "~/.ssh/*": "deny"}
+  }
+}`
+	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/f.py": "file", "/home/u/repo/f.js": "file"}
+	e := newEngine(t, policy, runtime.WithFS(fsys))
+	for _, c := range []struct{ cmd, want string }{
+		{"python3 --check-hash-based-pycs always -c 'print(1)'", "ask"},
+		{"node --title x -e 'console.log(1)'", "ask"},
+		{"node --input-type module -e 'console.log(1)'", "ask"},
+		{"node -C cond -e 'console.log(1)'", "ask"},
+		{"python3 -Bc 'print(1)'", "ask"},
+		{"node -pe 6*7", "ask"},
+		{"node --run build", "ask"},
+		{"cat f.py | python3", "ask"},
+		{"python3 <<'EOF'\nprint(1)\nEOF", "ask"},
+		{"cat f.js | node -", "ask"},
+		{"python3 f.py ~/.ssh/id_rsa", "deny"},
+		{"node f.js ~/.ssh/id_rsa", "deny"},
+		{"python3 ~/.ssh/id_rsa", "deny"},
+		{"python3 -m pytest -x --tb=short", "allow"},
+		{"python3 -m http.server 8000", "allow"},
+		{"python3 -u -W ignore f.py", "allow"},
+		{"python3 --version", "allow"},
+		{"node --max-old-space-size=4096 f.js", "allow"},
+		{"node --experimental-strip-types f.js", "allow"},
+		{"node --import tsx f.js", "allow"},
+		{"node --test", "allow"},
+		{"node -v", "allow"},
+		{"python3 --vers", "ask"},
+	} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(d.Action) != c.want {
+			t.Errorf("%q: %s (%s, %s); want %s", c.cmd, d.Action, d.Matched, d.Reason, c.want)
+		}
+	}
+}
