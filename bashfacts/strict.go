@@ -37,11 +37,8 @@ func after(valueShort string, valueLong map[string]bool, operands int) func([]st
 }
 
 var strictWrappers = map[string]strictWrapper{
-	"strace":      {after("oepsuEabIOSXP", set("--output", "--expr", "--attach", "--string-limit", "--user", "--env", "--columns", "--trace", "--signal", "--status"), 0)},
-	"ltrace":      {after("oepsuEaAIlLnDFSxX", set("--output", "--library"), 0)},
-	"systemd-run": {after("upEMHd", set("--unit", "--property", "--description", "--slice", "--setenv", "--uid", "--gid", "--machine", "--host", "--working-directory", "--nice", "--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--timer-property", "--path-property", "--socket-property", "--service-type", "--expand-environment"), 0)},
-	"tmux":        {lastOperand},
-	"screen":      {after("ScehptTX", nil, 0)},
+	"tmux":   {lastOperand},
+	"screen": {after("ScehptTX", nil, 0)},
 	"trap": {func(args []string) (int, int, int) {
 		if len(args) > 0 && args[0] != "-p" && args[0] != "-l" && args[0] != "-" && args[0] != "--" {
 			return none, none, 0

@@ -96,6 +96,13 @@ var wrapperCases = []struct {
 	{"su root -c 'REC/rec a'", "a", ""},
 	{"su - root -c 'REC/rec a'", "a", ""},
 	{"su -c 'REC/rec a' root", "a", ""},
+	{"strace -f -o /dev/null rec a", "a", ""},
+	{"strace -qq -e trace=none -s 100 rec a", "a", ""},
+	{"strace --string-lim 10 -o /dev/null rec a", "a", ""},
+	{"strace -yyo /dev/null -- rec a", "a", ""},
+	{"strace --str 10 rec a", "-", ""},
+	{"ltrace -n 2 -o /dev/null rec a", "a", ""},
+	{"systemd-run --user --scope -p MemoryMax=1G rec a", "a", ""},
 	{"npx --yes -p x rec a", "a", ""},
 	{"npm exec --yes -- rec a", "a", ""},
 	{"fdfind '^F$' -HX rec", "", "./F"},
@@ -134,8 +141,8 @@ func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
 				prog = "time"
 			}
 			needsRoot := prog == "sudo" || prog == "su" || prog == "runuser"
-			if _, err := exec.LookPath(prog); err != nil || (needsRoot && os.Geteuid() != 0) || prog == "npx" || prog == "npm" {
-				return // the reading is checked; the program is not here to run (npx and npm would fetch packages)
+			if _, err := exec.LookPath(prog); err != nil || (needsRoot && os.Geteuid() != 0) || prog == "npx" || prog == "npm" || prog == "systemd-run" {
+				return // the reading is checked; the program is not here to run (npx and npm would fetch packages, systemd-run needs systemd running)
 			}
 			os.Remove(out)
 			run := exec.Command(bash, "-c", cmd)

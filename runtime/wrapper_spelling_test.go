@@ -97,6 +97,10 @@ func TestWrapperSpellings(t *testing.T) {
 		{"su - root -c 'rm x'", "deny", "ask"},
 		{"runuser -u root -- rm x", "deny", "ask"},
 		{"script -qc 'rm x' /dev/null", "deny", "ask"},
+		{"strace -s 100 -e trace=open rm x", "deny", "ask"},
+		{"strace --string-lim 10 -fo /dev/null rm x", "deny", "ask"},
+		{"ltrace -n 2 rm x", "deny", "ask"},
+		{"systemd-run -p MemoryMax=1G --scope rm x", "deny", "ask"},
 	} {
 		for _, strict := range []string{"", `"strict": true,`} {
 			e := newEngine(t, strings.Replace(policy, "%s", strict, 1), runtime.WithFS(facts.MapFS{"/home/u/repo/x": "file"}))
