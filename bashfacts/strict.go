@@ -97,15 +97,12 @@ func longOrCluster(long []string, codes, values string) func(string) bool {
 	}
 }
 
-// interpreters are the interpreters whose option syntax the argument
-// models do not read (perl's and ruby's typed attached values: -lne is
-// -l -n -e, -i.bak and -0777 take what follows the letter; php's and lua's
-// code options; bun's and deno's subcommands), and the shells, whose -c
-// is the specification's opaque wrapper. python and node are argument
-// models (models/interpreters.json).
+// interpreters are the interpreters the argument models do not read yet
+// (php's and lua's code options, bun's and deno's subcommands: none is
+// installed here to check a model against), and the shells, whose -c is
+// the specification's opaque wrapper. python, perl, ruby and node are
+// argument models (models/interpreters.json, models/node.json).
 var interpreters = map[string]interpreter{
-	"perl":      {inline: longOrCluster(nil, "eE", "IMmiFlx0dDV"), value: "IMmiFlx0dDV"},
-	"ruby":      {inline: longOrCluster([]string{"--eval"}, "e", "IrCEKxFT0W"), value: "IrCEKxFT0W"},
 	"php":       {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
 	"bun":       {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
 	"deno":      {inline: func(string) bool { return false }, sub: "eval"},

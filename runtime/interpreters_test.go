@@ -8,19 +8,21 @@ import (
 	"github.com/regate/regate/runtime"
 )
 
-// TestInterpreters: python and node are argument models
-// (bashfacts/argmodel/models/python.json, node.json, the latter generated
-// from node's own option tables), so strict mode finds their inline code
-// after any option that takes a value, reads their script as a read and
-// the script's arguments as the specification does. The first four rows
-// were allowed by python3 *: allow and node *: allow before, when a Go
-// list held the few value options it knew.
+// TestInterpreters: python, perl, ruby and node are argument models
+// (bashfacts/argmodel/models/interpreters.json, node.json, the latter
+// generated from node's own option tables), so strict mode finds their
+// inline code after any option that takes a value, reads their script as
+// a read and the script's arguments as the specification does. The first
+// four rows, the perl rows with -l, -i, -F and -C, and the ruby rows with
+// -W and -x were allowed by python3 *, node *, perl * and ruby * before,
+// when a Go list held the value options it knew (and took perl's -l and
+// ruby's -W for options that take the next word).
 func TestInterpreters(t *testing.T) {
 	const policy = `{
   "strict": true,
   "permission": {
     "*": "ask",
-    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "cat *": "allow"},
+    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "cat *": "allow"},
     "path": {"*": "allow", "~/.ssh/*": "deny"}
   }
 }`
@@ -50,6 +52,18 @@ func TestInterpreters(t *testing.T) {
 		{"node --test", "allow"},
 		{"node -v", "allow"},
 		{"python3 --vers", "ask"},
+		{"perl -lne 'print' f.py", "ask"},
+		{"perl -l -ne 'print' f.py", "ask"},
+		{"perl -pi -e 's/a/b/' f.py", "ask"},
+		{"perl -0777 -ne 'print' f.py", "ask"},
+		{"perl -F: -lane 'print $F[0]' f.py", "ask"},
+		{"perl -CSD -le 'print 1'", "ask"},
+		{"perl f.py ~/.ssh/id_rsa", "deny"},
+		{"perl -pi fix.pl ~/.ssh/id_rsa", "deny"},
+		{"perl -Ilib f.py", "allow"},
+		{"ruby -W -e 1", "ask"},
+		{"ruby -x -e 1", "ask"},
+		{"ruby -rjson f.py", "allow"},
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
 		if err != nil {

@@ -21,7 +21,7 @@ func TestSedScripts(t *testing.T) {
 	fsys := facts.MapFS{"/home/u/.ssh/id_rsa": "file", "/home/u/repo/f": "file", "/home/u/repo/.env": "file"}
 	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
 	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
-	for _, c := range []struct{ cmd, developer, def string }{
+	rows := []policyRow{
 		{"sed '1r /home/u/.ssh/id_rsa' f", "deny", "deny"},
 		{"sed -e '1r /home/u/.ssh/id_rsa' f", "deny", "deny"},
 		{"sed --expr='1r /home/u/.ssh/id_rsa' f", "deny", "deny"},
@@ -46,7 +46,18 @@ func TestSedScripts(t *testing.T) {
 		{"sed ':a;N;$!ba;s/\\n/ /g' f", "allow", "allow"},
 		{"sed -n '1{p;q}' f", "allow", "allow"},
 		{"sed -i 's/a/b/g' f", "allow", "ask"},
-	} {
+	}
+	decideUnderBoth(t, developer, def, rows)
+}
+
+// policyRow is a command and its decision under the developer policy and
+// under the bundled default.
+type policyRow struct{ cmd, developer, def string }
+
+// decideUnderBoth decides each row's command under both policies.
+func decideUnderBoth(t *testing.T, developer, def *runtime.Engine, rows []policyRow) {
+	t.Helper()
+	for _, c := range rows {
 		for _, p := range []struct {
 			name string
 			e    *runtime.Engine

@@ -52,7 +52,10 @@
 //     head -n 5); "+NUM" too when leading_plus is set (tail +5).
 //   - options: names (with their dashes), arg ("none", the default;
 //     "required": attached or the next word; "optional": attached only, as
-//     getopt's "::" and --opt=value; "until": every word up to one of
+//     getopt's "::" and --opt=value; "attached": the longest run of the
+//     option's "chars" that follows its letter in the bundle, never the next
+//     word, after which the bundle goes on (perl -l[octal]: -lne is -l -n
+//     -e); "until": every word up to one of
 //     "until", as find -exec … ;), role of the value ("value" by default),
 //     sets (modes the option turns on), choices and choice_sets (a value
 //     that must be one of choices, by unambiguous prefix, and the modes one

@@ -119,6 +119,11 @@ const (
 	// argMaybe is an optional value as Perl's Getopt::Long reads one
 	// (":s"): attached, or else the next word unless it begins with "-".
 	argMaybe = "maybe"
+	// argAttached is a value made of the characters of Opt.Chars, attached
+	// to the option's letter in its bundle and never the next word, after
+	// which the bundle goes on (perl -l[octal], -0[octal]: -lne is -l -n
+	// -e, -0777 is -0 with 777).
+	argAttached = "attached"
 )
 
 // file is one JSON model file.
@@ -271,6 +276,8 @@ type Opt struct {
 	// a subcommand, a spelling with it is also the spelling without it
 	// (Global).
 	Inert bool `json:"inert,omitempty"`
+	// Chars are the characters of an attached value (arity "attached").
+	Chars string `json:"chars,omitempty"`
 	// Ends: options end after this one, and every word after it is an
 	// operand whatever it looks like (python -c CMD and -m MOD: the words
 	// after them are the program's arguments).
@@ -653,7 +660,7 @@ func (o *Opt) check(prog string) error {
 		o.Arg = argNone
 	}
 	switch o.Arg {
-	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe:
+	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe, argAttached:
 	default:
 		return fmt.Errorf("%s %s: unknown arg %q", prog, o.Names[0], o.Arg)
 	}
@@ -679,6 +686,9 @@ func (o *Opt) checkExtras(prog string) error {
 	bad := func(why string) error { return fmt.Errorf("%s %s: %s", prog, o.Names[0], why) }
 	if (o.Arg == argWords) != (len(o.Words) > 0) {
 		return bad(`words go with the arity "words"`)
+	}
+	if (o.Arg == argAttached) != (o.Chars != "") {
+		return bad(`chars go with the arity "attached"`)
 	}
 	for _, r := range o.Words {
 		if !roles[r] {

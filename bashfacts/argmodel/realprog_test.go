@@ -88,6 +88,17 @@ var realCases = []realCase{
 	{[]string{"node", "--max-old-space-size", "64", "-e", "1"}, "a V8 option takes its value only after =: node refuses", rejects, "- read args args"},
 	{[]string{"node", "--", "-e"}, "-- ends options: -e is a script file (there is none)", rejects, "- read"},
 
+	// perl: values attached to their letter (-l, -0 take octal digits and
+	// the bundle goes on; -i, -C, -M take the rest of it).
+	{[]string{"perl", "-lne", "print", "F"}, "-l takes no digits here: -n and -e follow, -e's value the next word", printed("x line"), ""},
+	{[]string{"perl", "-l", "-ne", "print", "F"}, "-l alone takes no next word", printed("x line"), ""},
+	{[]string{"perl", "-0777", "-ne", "print length", "F"}, "-0 takes its octal digits: the whole file is one record", printed("9"), ""},
+	{[]string{"perl", "-CSD", "-le", "print 42"}, "-C takes the rest of its bundle", printed("42"), ""},
+	{[]string{"perl", "-pi.bak", "-e", "s/a/b/", "G"}, "-i takes .bak: G is edited, G.bak its backup", wrote("G.bak"), ""},
+	{[]string{"perl", "-pie", "s/a/b/", "G"}, "-i takes e as its extension: s/a/b/ is the script (there is none)", rejects, "value read edit"},
+	{[]string{"perl", "-M", "strict", "-e", "1"}, "-M takes its module attached: perl refuses", rejects, "- read args args"},
+	{[]string{"perl", "-x", "F"}, "-x looks for a #!perl line in F (there is none)", rejects, "- read"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},

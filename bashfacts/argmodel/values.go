@@ -70,6 +70,13 @@ func (ps *parser) bundle(p *Program, args []Arg, i int, words []Word, letters st
 		switch {
 		case o.Arg == argNone || (old && o.Arg == argOptional):
 			ps.use(p, o, "", false, false)
+		case o.Arg == argAttached:
+			k := j + 1
+			for k < len(letters) && strings.IndexByte(o.Chars, letters[k]) >= 0 {
+				k++
+			}
+			ps.use(p, o, letters[j+1:k], k > j+1, false)
+			j = k - 1
 		case old && o.Arg != argRequired:
 			ps.fail("%s: the option %s takes its value in a way regate does not read in %s", p.name, spelt, args[i].Text)
 			return 0, false, false
@@ -143,6 +150,12 @@ func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 			return 0, ps.take(p, o, &words[i], val, args[i])
 		}
 		return 0, ps.use(p, o, "", false, false)
+	case argAttached:
+		if hasVal && strings.Trim(val, o.Chars) != "" {
+			ps.fail("%s: %s is not a value of %s", p.name, val, spelt)
+			return 0, false
+		}
+		return 0, ps.use(p, o, val, hasVal, false)
 	case argMaybe:
 		if hasVal {
 			return 0, ps.take(p, o, &words[i], val, args[i])
