@@ -281,7 +281,7 @@ func (m *modelRead) roles(toks []Token, i int) {
 			if m.afterDashDash(k) {
 				t.Bare = false
 			}
-		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell || role == argmodel.Command || role == argmodel.CommandLine || role == argmodel.Args:
+		case role == argmodel.Option || role == argmodel.Subcommand || role == argmodel.Shell || role == argmodel.Command || role == argmodel.CommandLine || role == argmodel.CommandSplit || role == argmodel.Args:
 			// A word of a command a wrapper runs keeps the specification's reading
 			// as the wrapper's argument (strict wrappers leave them the unit's own),
 			// and so does an argument a program hands to the code it runs.

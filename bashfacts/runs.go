@@ -44,6 +44,8 @@ func (w *walker) runsOf(prog string, runs []argmodel.Run, m *modelRead, texts []
 				parts = append(parts, texts[i])
 			}
 			out = append(out, w.payloadOf(nil, what, sc, parts...))
+		case r.Split:
+			out = append(out, w.splitPayload(prog, r, m, words, what, sc))
 		case r.Line:
 			out = append(out, w.payloadOf(words, what, sc))
 		case len(words) == 1 && strings.ContainsAny(texts[idx[0]], " \t\n;|&"):
@@ -55,6 +57,27 @@ func (w *walker) runsOf(prog string, runs []argmodel.Run, m *modelRead, texts []
 		}
 	}
 	return out
+}
+
+// splitPayload is the walk of env -S STRING [ARG…]: env splits STRING into
+// words itself (envsplit.go) and reads them, with the words after, as its
+// own arguments again, options and NAME=value included. So the payload is
+// the program given those words, in bash's quoting (env -S 'rm\_x' is env
+// rm x). A string env refuses, or one bash builds from an expansion, is
+// read as the shell line it was read as before (the wrapper's floor asks
+// either way).
+func (w *walker) splitPayload(prog string, r argmodel.Run, m *modelRead, words []*syntax.Word, what string, sc scope) func() {
+	str := m.res.Words[r.Args[0]].Value
+	split, ok := envSplit(str)
+	if _, lit := w.literal(words[0]); !ok || !lit {
+		return w.payloadOf(words, what, sc)
+	}
+	parts := append([]string{prog}, split...)
+	for _, word := range words[1:] {
+		// The words after the string keep their own quoting.
+		parts = append(parts, w.src[word.Pos().Offset():word.End().Offset()])
+	}
+	return w.payloadOf(nil, what, sc, parts...)
 }
 
 // word returns the argument word that holds model argument k.

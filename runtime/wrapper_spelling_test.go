@@ -55,6 +55,8 @@ func TestWrapperSpellings(t *testing.T) {
 		{"env --un X rm x", "deny"},
 		{"env - rm x", "deny"},
 		{"env -S 'rm x'", "deny"},
+		{`env -S 'rm\_x'`, "deny"},
+		{`env -S '-C /tmp A=1 rm x'`, "deny"},
 		{"sudo --us root rm x", "deny"},
 		{"sudo -l rm x", "ask"},
 		{"xargs --max-a 1 rm", "deny"},

@@ -156,7 +156,9 @@
 // command (a word of a command the program runs: timeout 5 rm x, find
 // -exec rm {} ;; Result.Runs gathers them and bashfacts decides each as
 // a unit), command-line (a word of a command line a shell joins and
-// parses: watch 'ls | wc', env -S 'rm x'),
+// parses: watch 'ls | wc', flock F -c 'rm x'), command-split (a string
+// the program splits into words itself, which then stand in the option's
+// place among its arguments: env -S 'rm x'),
 // pattern (a regex, glob or search string: never a file), read (a file the
 // program reads), stat (a path examined, never opened for its contents:
 // its name, type, size and times as ls, stat and find show them, or its

@@ -67,7 +67,11 @@ const (
 	// FILE -c CMD, env -S 'rm x'). Result.Runs gathers them.
 	Command     = "command"
 	CommandLine = "command-line"
-	Code        = "code"
+	// CommandSplit is a word of a command line the program splits into
+	// words itself, as GNU env -S does (its own quotes and escapes, no
+	// shell), the words taking the option's place among its arguments.
+	CommandSplit = "command-split"
+	Code         = "code"
 	// Args are the words a program hands to the code it runs (python
 	// f.py ARGS, node -e CODE ARGS): what that code does with them is not
 	// known, so strict mode keeps the specification's reading of them, a
@@ -100,7 +104,7 @@ func PathRole(role string) bool {
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -701,7 +705,7 @@ func (o *Opt) checkExtras(prog string) error {
 	if o.Role == Command && o.Arg != argUntil {
 		return bad(`a command is the words of an option of arity "until"`)
 	}
-	if o.Role == CommandLine && o.Arg != argUntil && o.Arg != argRequired {
+	if (o.Role == CommandLine || o.Role == CommandSplit) && o.Arg != argUntil && o.Arg != argRequired {
 		return bad("a command line is a required value or the words up to an end")
 	}
 	if (o.UntilOpen || o.UntilOption) && o.Arg != argUntil {

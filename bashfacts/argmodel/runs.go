@@ -4,7 +4,7 @@ import "slices"
 
 // runs reports whether a role is a word of a command the program runs.
 func runs(role string) bool {
-	return role == Command || role == CommandLine
+	return role == Command || role == CommandLine || role == CommandSplit
 }
 
 // Run is a command a program runs, found among its arguments (timeout's
@@ -16,6 +16,9 @@ type Run struct {
 	// Line is set when the words are joined into one line that a shell
 	// parses (watch CMD…, flock FILE -c CMD, env -S STRING).
 	Line bool
+	// Split is set when the first word is a string the program splits
+	// into words itself (env -S STRING), the other words following them.
+	Split bool
 	// Attached is set when the command begins inside the first argument,
 	// after its option (fd --exec=rm, fd -xrm): that argument's Word.Value
 	// is its first part.
@@ -39,11 +42,11 @@ func (r Result) Runs(args []Arg) []Run {
 			continue
 		case slices.Contains(r.spread, i):
 			if i == r.spread[0] {
-				out = append(out, Run{Args: r.spread, Line: role == CommandLine})
+				out = append(out, Run{Args: r.spread, Line: role == CommandLine, Split: role == CommandSplit})
 			}
 			continue
 		}
-		run := Run{Args: []int{i}, Line: role == CommandLine, Attached: attached(i), Flag: r.runFlags[i]}
+		run := Run{Args: []int{i}, Line: role == CommandLine, Split: role == CommandSplit, Attached: attached(i), Flag: r.runFlags[i]}
 		for i+1 < len(r.Words) && r.Words[i+1].Role == role && !attached(i+1) && !r.startsRun(i+1) {
 			i++
 			run.Args = append(run.Args, i)

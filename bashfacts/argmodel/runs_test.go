@@ -9,7 +9,8 @@ import (
 )
 
 // TestRuns holds where a program's commands are found: From and To, a
-// command line (L), a command in the option's own word (A), the option.
+// command line (L), a string the program splits (S), a command in the
+// option's own word (A), the option.
 // A wrapper whose options are not understood still runs its likely
 // command, so that a rule denying that command meets it.
 func TestRuns(t *testing.T) {
@@ -23,7 +24,7 @@ func TestRuns(t *testing.T) {
 		{"find . -exec", "", ""},
 		{"fd x -Hxrm -f", "", "[1,3)A-x"},
 		{"fd x --exec=rm -f", "", "[1,3)A--exec"},
-		{"env -S rm x", "", "[1,3)L-S"},
+		{"env -S rm x", "", "[1,3)S-S"},
 		{"env A=1 rm", "", "[1,2)"},
 		{"flock F -c rm", "", "[2,3)L-c"},
 		{"watch -n1 ls", "", "[1,2)L"},
@@ -57,6 +58,9 @@ func TestRuns(t *testing.T) {
 				}
 				if run.Line {
 					s += "L"
+				}
+				if run.Split {
+					s += "S"
 				}
 				if run.Attached {
 					s += "A"

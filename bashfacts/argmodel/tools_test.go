@@ -128,7 +128,7 @@ var toolCases = []parseCase{
 	{[]string{"timeout", "5", "rm", "--sig"}, "value command command", ""},
 	{[]string{"nice", "-5", "rm"}, "value command", ""},
 	{[]string{"env", "-", "A=1", "rm", "B=2"}, "- value command command", ""},
-	{[]string{"env", "-S", "rm x", "y"}, "- command-line command-line", ""},
+	{[]string{"env", "-S", "rm x", "y"}, "- command-split command-split", ""},
 	{[]string{"env", "-uX", "--", "rm"}, "value - command", ""},
 	{[]string{"sudo", "-e", "/etc/hosts"}, "- edit", ""},
 	{[]string{"sudo", "-l", "rm"}, "- string", ""},
