@@ -75,7 +75,11 @@ func (w *walker) splitPayload(prog string, r argmodel.Run, m *modelRead, words [
 	parts := append([]string{prog}, split...)
 	for _, word := range words[1:] {
 		// The words after the string keep their own quoting.
-		parts = append(parts, w.src[word.Pos().Offset():word.End().Offset()])
+		from, to := int(word.Pos().Offset()), int(word.End().Offset())
+		if from > to || to > len(w.src) {
+			return w.payloadOf(words, what, sc)
+		}
+		parts = append(parts, w.src[from:to])
 	}
 	return w.payloadOf(nil, what, sc, parts...)
 }
