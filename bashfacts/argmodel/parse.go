@@ -105,6 +105,11 @@ func Parse(program string, args []Arg) Result {
 	if (p.Wrapper || p.StrictWrapper) && ps.r.Problem != "" && len(ps.r.Runs(args)) == 0 {
 		ps.guessCommand(p, args)
 	}
+	if rest, ok := strings.CutPrefix(ps.r.Problem, p.name); ok && program != p.name {
+		// The model is shared by its names: the reason names the program
+		// as the command spelt it (python3 -c, not python -c).
+		ps.r.Problem = program + rest
+	}
 	return ps.r
 }
 

@@ -148,3 +148,19 @@ func TestParseUnknownProgram(t *testing.T) {
 		t.Errorf("xyzzy: %+v; want an unknown program", r)
 	}
 }
+
+// TestProblemNamesTheProgramAsSpelt: a model shared by several names (python
+// and python3, sed and gsed) gives its reasons under the name the command
+// used.
+func TestProblemNamesTheProgramAsSpelt(t *testing.T) {
+	for _, c := range []struct{ program, arg, want string }{
+		{"python3", "-c", "python3 -c runs code given inline"},
+		{"python", "-c", "python -c runs code given inline"},
+		{"gsed", "--frob", "gsed: the option --frob is not in regate's model of sed"},
+	} {
+		r := argmodel.Parse(c.program, []argmodel.Arg{{Text: c.arg}, {Text: "x"}})
+		if r.Problem != c.want {
+			t.Errorf("%s %s: problem %q; want %q", c.program, c.arg, r.Problem, c.want)
+		}
+	}
+}
