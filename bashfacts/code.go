@@ -39,7 +39,7 @@ func (m *modelRead) readCode() string {
 	}
 	switch m.res.Language {
 	case argmodel.Sed:
-		return m.readSed()
+		return m.readSedCode()
 	case argmodel.Awk:
 		for k, wd := range m.res.Words {
 			if wd.Role != argmodel.Code {
@@ -56,8 +56,9 @@ func (m *modelRead) readCode() string {
 	return ""
 }
 
-// readSed reads every script of a sed call together, as sed compiles them.
-func (m *modelRead) readSed() string {
+// readSedCode reads every script of a sed call together, as sed compiles
+// them (readSed), and keeps the files they open.
+func (m *modelRead) readSedCode() string {
 	var scripts []string
 	var at []int
 	dynamic := false

@@ -1,6 +1,10 @@
 package bashfacts
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // envSplit splits the string of env -S as GNU env does (env.c's
 // build_argv, not a shell): blanks separate words outside quotes; single
@@ -12,18 +16,24 @@ import "strings"
 // quoting, ${NAME} as an expansion, so that the words can be read back as
 // the command line env runs. ok is false when env refuses the string:
 // $NAME without braces, an unknown escape, \c inside double quotes, a
-// backslash at the end, a quote left open.
+// backslash at the end, a quote left open (and a NUL byte, which no bash
+// word holds).
 func envSplit(s string) (words []string, ok bool) {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
 	var word, text strings.Builder // the word in bash's quoting; its pending literal text
-	sq, dq, inWord := false, false, false
+	sq, dq, inWord, quotable := false, false, false, true
+	quote := func() {
+		q, err := syntax.Quote(text.String(), syntax.LangBash)
+		quotable = quotable && err == nil // a NUL byte: no word bash can spell
+		word.WriteString(q)
+		text.Reset()
+	}
 	endWord := func() {
 		if !inWord {
 			return
 		}
 		if text.Len() > 0 || word.Len() == 0 {
-			word.WriteString(shellQuote(text.String()))
-			text.Reset()
+			quote()
 		}
 		words = append(words, word.String())
 		word.Reset()
@@ -49,7 +59,7 @@ func envSplit(s string) (words []string, ok bool) {
 				c = ' '
 			case n == 'c':
 				endWord() // \c ends the string
-				return words, true
+				return words, quotable
 			case envEscapes[n] != 0:
 				c = envEscapes[n]
 			default:
@@ -65,15 +75,14 @@ func envSplit(s string) (words []string, ok bool) {
 			endWord()
 			continue
 		case c == '#' && !inWord:
-			return words, true // a comment to the end
+			return words, quotable // a comment to the end
 		case c == '$' && !sq:
 			end := envVarEnd(s, i)
 			if end < 0 {
 				return nil, false
 			}
 			if text.Len() > 0 {
-				word.WriteString(shellQuote(text.String()))
-				text.Reset()
+				quote()
 			}
 			word.WriteString(`"` + s[i:end+1] + `"`)
 			inWord, i = true, end
@@ -86,7 +95,7 @@ func envSplit(s string) (words []string, ok bool) {
 		return nil, false
 	}
 	endWord()
-	return words, true
+	return words, quotable
 }
 
 // validEnvEscape reports the characters env -S accepts after a backslash.
@@ -113,8 +122,3 @@ func envVarEnd(s string, i int) int {
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// shellQuote is s in bash's single quotes.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
