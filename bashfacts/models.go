@@ -87,7 +87,9 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 					// place, and each value's token takes its role.
 					alts = append(alts, len(args))
 				}
-				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: opensOpen(word) && !w.fromEnvironment(word)})
+				open := opensOpen(word)
+				env := open && w.fromEnvironment(word)
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: open && !env, Environment: env})
 			}
 			if src != nil {
 				src = append(src, i)

@@ -36,6 +36,9 @@ func (w *walker) runsOf(prog string, runs []argmodel.Run, m *modelRead, texts []
 		if r.Flag != "" {
 			what, origin = prog+" "+r.Flag, "run by "+prog+" "+r.Flag
 		}
+		if m.res.Opaque {
+			what = prog + " -c" // the specification's name for the payload
+		}
 		switch {
 		case r.Attached:
 			// fd --exec=rm -f: the command starts in the option's own word.

@@ -59,25 +59,23 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	var model modelRead
 	modelled := false
 
-	switch {
-	case opaqueShells[prog]:
-		if i := shellPayload(args); i >= 0 {
-			u.Wrapper = Opaque
-			if i < len(argWords) {
-				consumed[i] = true
-				nested = append(nested, w.payloadOf(argWords[i:i+1], prog+" -c", sc))
-			}
-		}
-	case prog == "eval":
+	if prog == "eval" {
 		u.Wrapper = Opaque
 		for i := range consumed {
 			consumed[i] = true
 		}
 		nested = append(nested, w.payloadOf(argWords, "eval", sc))
-	default:
+	} else {
 		model = w.readModel(prog, argWords, args, sc)
 		modelled = true
-		if runs := model.res.Runs(model.args); !model.res.StrictWrapper && (model.res.Wrapper || len(runs) > 0) {
+		runs := model.res.Runs(model.args)
+		switch {
+		case model.res.Opaque && (len(runs) > 0 || model.res.Problem != ""):
+			// bash -c CMD runs its payload; arguments the model does not
+			// understand may hide a -c, so they are the wrapper too.
+			u.Wrapper = Opaque
+			nested = append(nested, w.runsOf(prog, runs, &model, args, consumed, sc)...)
+		case !model.res.Opaque && !model.res.StrictWrapper && (model.res.Wrapper || len(runs) > 0):
 			u.Wrapper = Indirection
 			nested = append(nested, w.runsOf(prog, runs, &model, args, consumed, sc)...)
 		}

@@ -99,24 +99,15 @@ func longOrCluster(long []string, codes, values string) func(string) bool {
 
 // interpreters are the interpreters the argument models do not read yet
 // (php's and lua's code options, bun's and deno's subcommands: none is
-// installed here to check a model against), and the shells, whose -c is
-// the specification's opaque wrapper. python, perl, ruby and node are
-// argument models (models/interpreters.json, models/node.json).
+// installed here to check a model against). python, perl, ruby, node and
+// the shells are argument models (models/interpreters.json,
+// models/node.json, models/shells.json).
 var interpreters = map[string]interpreter{
 	"php":       {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
 	"bun":       {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
 	"deno":      {inline: func(string) bool { return false }, sub: "eval"},
 	"lua":       {inline: longOrCluster(nil, "e", "l"), value: "l"},
 	"osascript": {inline: longOrCluster(nil, "e", ""), value: ""},
-	// Shells: -s reads the program from stdin; -c is already an opaque
-	// wrapper, except for shells the spec does not list.
-	"bash": {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
-	"sh":   {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
-	"dash": {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
-	"zsh":  {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
-	"ksh":  {inline: longOrCluster(nil, "s", "oO"), value: "oO"},
-	"mksh": {inline: longOrCluster(nil, "cs", "oO"), value: "oO"},
-	"fish": {inline: longOrCluster([]string{"--command", "--init-command"}, "cC", ""), value: ""},
 }
 
 // interpreterOf returns the interpreter a program name is.
@@ -267,8 +258,6 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 		}
 	} else if sw, found := strictWrappers[prog]; found {
 		from, to, payload = sw.inner(args)
-	} else if (prog == "fish" || prog == "mksh") && shellPayload(args) >= 0 {
-		payload = shellPayload(args)
 	} else {
 		return nil
 	}

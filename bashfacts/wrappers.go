@@ -2,13 +2,6 @@ package bashfacts
 
 import "strings"
 
-// opaqueShells run their -c payload as a new shell program.
-var opaqueShells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true}
-
-// shellValueFlags are the short options of those shells that take a value,
-// so that `bash -o pipefail -c …` finds its -c.
-var shellValueFlags = "oO"
-
 // transparent programs run their operand as if they were absent (R12), with
 // these options skipped.
 var transparent = map[string]string{"command": "", "builtin": "", "exec": "a"}
@@ -53,36 +46,6 @@ func skipOptionsRaw(args []string, valueShort string, valueLong map[string]bool)
 			return i
 		}
 		i++
-	}
-	return i
-}
-
-// shellPayload finds the -c payload of an opaque shell: the index of the
-// payload word, or -1 when the shell runs a script (not opaque).
-func shellPayload(args []string) int {
-	hasC := false
-	i := 0
-	for ; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || a == "-" {
-			i++
-			break
-		}
-		if len(a) < 2 || (a[0] != '-' && a[0] != '+') || strings.HasPrefix(a, "--") {
-			if strings.HasPrefix(a, "--") {
-				continue // long options (--norc, --login) take no value
-			}
-			break
-		}
-		if a[0] == '-' && strings.IndexByte(a[1:], 'c') >= 0 {
-			hasC = true
-		}
-		if strings.IndexByte(shellValueFlags, a[len(a)-1]) >= 0 {
-			i++
-		}
-	}
-	if !hasC {
-		return -1
 	}
 	return i
 }

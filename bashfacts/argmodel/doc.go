@@ -92,7 +92,31 @@
 //     own. A program given an option whose value is a command (find
 //     -exec, fd -x) is one too.
 //   - dash_option: the option a lone "-" stands for where the first operand
-//     would be (env - is env -i).
+//     would be (env - is env -i); dash_ends: a lone "-" ends the options,
+//     as "--" does (bash - FILE).
+//   - opaque: one of the specification's opaque-payload wrappers (bash,
+//     sh, dash, zsh, ksh): a one-word command-line slot ({"role":
+//     "command-line", "if": ["command"]}, which -c turns on) is the
+//     payload, decided as a command of its own; arguments the model does
+//     not understand floor the unit as the wrapper too, since they may
+//     hide a -c (an opaque model has no floors, so that a problem means
+//     exactly that). An expansion of the host's environment where options
+//     are read is not understood either: unset, it is no word at all.
+//   - strict_wrapper: a program that runs another command only strict
+//     mode looks into (npx, su -c); strict_runs: one only when it is
+//     given a command line (mksh -c CMD, fish -c CMD; mksh FILE runs a
+//     script, as python FILE does).
+//   - plus: a word beginning with "+" is a bundle of short options as one
+//     beginning with "-" is (a shell's +o NAME, +e, +c); an option named
+//     "+X" is read for +X in place of -X (mksh's +c turns -c off).
+//   - values_follow: every option of a bundle that takes a value takes the
+//     next word not yet taken, in order, never the rest of its word (bash
+//     and dash read -oc pipefail CMD as -o pipefail -c CMD).
+//   - single_dash_long: a long option is also spelt with one dash, tried
+//     before the word is read as a bundle (bash -norc, -rcfile FILE).
+//   - long_flags (with exact): a long option the model does not list is a
+//     flag without a value (zsh and ksh take every name of set -o as
+//     --NAME, and refuse one they do not know).
 //   - subcommands: programs in the same format, chosen by the first operand
 //     (git status); the program must set stop. An operand that names no
 //     subcommand is not understood, unless default_subcommand names the
@@ -130,6 +154,8 @@
 //     '!*.lock' excludes: {"!": "pattern"}).
 //   - ends: options end after this one, every word after it an operand
 //     (python -c CMD and -m MOD: the rest are the program's arguments).
+//   - stdin: the program reads its code from standard input (bash -s),
+//     as a program slot without an operand says.
 //   - floor_if_contains: the floor applies only to a value that holds one
 //     of these strings (curl -F name=@file); slots take floor and
 //     floor_if_contains too (git config NAME VALUE sets configuration).

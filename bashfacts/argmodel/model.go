@@ -161,6 +161,33 @@ type Program struct {
 	// chrt): strict mode floors it, and decides the command it runs as a
 	// unit of its own (Result.StrictWrapper).
 	StrictWrapper bool `json:"strict_wrapper,omitempty"`
+	// StrictRuns is StrictWrapper for a call that runs a command line
+	// only (mksh -c CMD, fish -c CMD: mksh FILE runs a script, as python
+	// FILE does).
+	StrictRuns bool `json:"strict_runs,omitempty"`
+	// Opaque marks one of the specification's opaque-payload wrappers
+	// (bash, sh, dash, zsh and ksh -c): the command line it runs (a
+	// command-line operand) is its payload (Result.Opaque). Its model
+	// has no floors, so that a problem always means arguments the model
+	// does not understand, which may hide a -c.
+	Opaque bool `json:"opaque,omitempty"`
+	// Plus: a word beginning with "+" is a bundle of short options as one
+	// beginning with "-" is (a shell's +o NAME, +e, +c); an option named
+	// "+X" is read for +X in place of -X (mksh's +c turns -c off).
+	Plus bool `json:"plus,omitempty"`
+	// ValuesFollow: every option of a bundle that takes a value takes the
+	// next word not yet taken, in order, never the rest of its word (bash
+	// and dash read -oc pipefail CMD as -o pipefail -c CMD).
+	ValuesFollow bool `json:"values_follow,omitempty"`
+	// SingleDashLong: a long option is also spelt with one dash, tried
+	// before the word is read as a bundle (bash -norc, -rcfile FILE).
+	SingleDashLong bool `json:"single_dash_long,omitempty"`
+	// LongFlags: a long option the model does not list is a flag without
+	// a value (zsh and ksh take every name of set -o as --NAME and refuse
+	// a name they do not know).
+	LongFlags bool `json:"long_flags,omitempty"`
+	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
+	DashEnds bool `json:"dash_ends,omitempty"`
 	// Language is the language of the program's code (role code) when
 	// regate reads it for the files it opens and the commands it runs:
 	// "sed" (a GNU sed script) or "awk" (an awk program). Code in no
@@ -201,6 +228,7 @@ type Program struct {
 	// Built by compile.
 	inherited  []*Opt // the persistent options of the programs above
 	short      map[byte]*Opt
+	plusShort  map[byte]*Opt // the options named "+X" (Plus)
 	exact      map[string]*Opt
 	longs      []string // sorted long names (gnu), for prefix search
 	subs       map[string]*subcommand
@@ -286,6 +314,9 @@ type Opt struct {
 	// operand whatever it looks like (python -c CMD and -m MOD: the words
 	// after them are the program's arguments).
 	Ends bool `json:"ends,omitempty"`
+	// Stdin: the program reads its code from standard input (bash -s:
+	// Result.StdinCode).
+	Stdin bool `json:"stdin,omitempty"`
 	// Chdir: the commands the program runs start in the value's folder
 	// (env -C DIR, sudo -D DIR), or, on an option without a value, in one
 	// regate cannot name (su -l and sudo -i start in the user's home).
@@ -438,7 +469,7 @@ func (p *Program) compileBody(name string) error {
 	if !languages[p.Language] {
 		return fmt.Errorf("%s: unknown language %q", name, p.Language)
 	}
-	p.short, p.exact = map[byte]*Opt{}, map[string]*Opt{}
+	p.short, p.exact, p.plusShort = map[byte]*Opt{}, map[string]*Opt{}, nil
 	own := len(p.Options) + len(p.Persistent)
 	for i, o := range slices.Concat(p.Options, p.Persistent, p.inherited) {
 		if err := o.check(name); err != nil {
@@ -460,6 +491,11 @@ func (p *Program) compileBody(name string) error {
 				p.longs = append(p.longs, n[2:])
 			case len(n) == 2 && n[0] == '-' && n[1] != '-':
 				p.short[n[1]] = o
+			case p.Plus && len(n) == 2 && n[0] == '+' && n[1] != '+':
+				if p.plusShort == nil {
+					p.plusShort = map[byte]*Opt{}
+				}
+				p.plusShort[n[1]] = o
 			case p.ShortPairs && len(n) == 3 && n[0] == '-' && n[1] != '-':
 				// zip's -tt, read before -t in a bundle
 			default:
@@ -493,8 +529,8 @@ func (p *Program) compileBody(name string) error {
 		if s.Many && s.Last {
 			return fmt.Errorf("%s: a slot is many or last, not both", name)
 		}
-		if runs(s.Role) && (!s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
-			return fmt.Errorf("%s: a %s slot takes every operand left (many), with no default, form or floor but one limited by floor_if_contains", name, s.Role)
+		if runs(s.Role) && !s.line() && (!s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
+			return fmt.Errorf("%s: a %s slot takes every operand left (many), with no default, form or floor but one limited by floor_if_contains, or is one command line", name, s.Role)
 		}
 		if len(s.LineFlags) > 0 && s.Role != Command {
 			return fmt.Errorf("%s: line_flags go on a command slot", name)
@@ -598,6 +634,19 @@ func (p *Program) negations() {
 
 // checkProgram checks a program's own fields.
 func (p *Program) checkProgram(name string) error {
+	if p.Opaque && (len(p.Floors) > 0 || !slices.ContainsFunc(p.Operands, (*Slot).line) ||
+		slices.ContainsFunc(p.Options, func(o *Opt) bool { return o.Floor != "" })) {
+		return fmt.Errorf("%s: an opaque wrapper has a command-line operand and no floors", name)
+	}
+	if (p.Plus || p.ValuesFollow || p.SingleDashLong || p.LongFlags) && p.Syntax != syntaxGNU {
+		return fmt.Errorf("%s: plus, values_follow, single_dash_long and long_flags are gnu syntax", name)
+	}
+	if p.StrictRuns && (p.StrictWrapper || p.Opaque || p.Wrapper) {
+		return fmt.Errorf("%s: strict_runs is a wrapper only when it runs a command line", name)
+	}
+	if p.LongFlags && !p.Exact {
+		return fmt.Errorf("%s: long_flags reads exact names only", name)
+	}
 	if p.AssignmentsFloor != "" && !p.Assignments {
 		return fmt.Errorf("%s: assignments_floor without assignments", name)
 	}
@@ -620,6 +669,12 @@ func (p *Program) checkProgram(name string) error {
 		}
 	}
 	return nil
+}
+
+// line reports whether a slot takes one operand that is a command line
+// a shell parses (bash -c CMD).
+func (s *Slot) line() bool {
+	return s.Role == CommandLine && !s.Many && !s.Last && s.Default == "" && s.Form == "" && s.Floor == "" && !s.Program
 }
 
 // check checks a slot's role, or the roles of its assignments.

@@ -19,6 +19,12 @@ type Arg struct {
 	// with an expansion, or bash may split it): it may begin with "-" and
 	// be an option.
 	OpenStart bool
+	// Environment is set for a word that would open so but for being a
+	// variable of the host's environment ($EDITOR), which the agent does
+	// not choose and which is read as one operand. An opaque wrapper
+	// reads it as open: unset, it is no word at all, and the -c after it
+	// is the shell's (bash $NOPE -c CMD).
+	Environment bool
 	// Glob is set when the word holds an unquoted glob: bash may replace
 	// it by file names, several words or none.
 	Glob bool
@@ -71,6 +77,10 @@ type Result struct {
 	// StrictWrapper is set for a program or subcommand that runs another
 	// command only strict mode looks into (Program.StrictWrapper).
 	StrictWrapper bool
+	// Opaque is set for one of the specification's opaque-payload
+	// wrappers (Program.Opaque): its command line, among Runs, is the
+	// payload; with none and a Problem, the payload cannot be found.
+	Opaque bool
 	// Language is the language of the code words (Program.Language).
 	Language string
 	// StdinCode is set when the program reads its code from standard
@@ -100,8 +110,11 @@ func Parse(program string, args []Arg) Result {
 	if p == nil {
 		return Result{}
 	}
-	ps := parser{r: Result{Known: true, Words: make([]Word, len(args)), Wrapper: p.Wrapper}}
+	ps := parser{r: Result{Known: true, Words: make([]Word, len(args)), Wrapper: p.Wrapper, Opaque: p.Opaque}}
 	ps.program(p, args, 0)
+	if p.StrictRuns && len(ps.r.Runs(args)) > 0 {
+		ps.r.StrictWrapper = true
+	}
 	if (p.Wrapper || p.StrictWrapper) && ps.r.Problem != "" && len(ps.r.Runs(args)) == 0 {
 		ps.guessCommand(p, args)
 	}
@@ -225,7 +238,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				optionsDone, dashDash = true, true
 				continue
 			}
-			if a.OpenStart {
+			if a.OpenStart || (a.Environment && p.Opaque) {
 				ps.fail("%s: %s is an expansion where %s reads options, so regate cannot tell what it is", p.name, a.Text, p.name)
 				return
 			}
@@ -237,12 +250,17 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				optionsDone = p.Stop
 				continue
 			}
+			if a.Text == "-" && !a.Dynamic && p.DashEnds {
+				words[i].Role = Option
+				optionsDone = true
+				continue
+			}
 			if p.PlusCommands != "" && len(a.Text) > 1 && a.Text[0] == '+' {
 				ps.fail("%s %s %s", p.name, a.Text, p.PlusCommands)
 				return
 			}
 			if i == 0 && p.OldBundle && !a.Dynamic && a.Text != "" && a.Text[0] != '-' {
-				n, _, ok := ps.bundle(p, args, i, words, a.Text, true)
+				n, _, ok := ps.bundle(p, args, i, words, a.Text, true, false)
 				if !ok {
 					return
 				}

@@ -10,7 +10,7 @@ func (p *Program) isOption(t string) bool {
 	if p.Syntax == syntaxSingle && p.exact[t] != nil {
 		return true // find's ( and !
 	}
-	return len(t) > 1 && t[0] == '-'
+	return len(t) > 1 && (t[0] == '-' || p.Plus && t[0] == '+')
 }
 
 // option reads the option word args[i] into words, with the words its
@@ -35,6 +35,9 @@ func (ps *parser) option(p *Program, args []Arg, i int, words []Word) (int, bool
 		n, ok := ps.value(p, o, name, args, i, words, val, hasVal)
 		return n, o.Leading, ok
 	}
+	if p.SingleDashLong && !strings.HasPrefix(t, "--") && t[0] == '-' && p.exact["-"+t] != nil {
+		t = "-" + t // bash -norc is --norc
+	}
 	if strings.HasPrefix(t, "--") {
 		name, val, hasVal := strings.Cut(t[2:], "=")
 		o, ok := ps.long(p, name)
@@ -44,20 +47,24 @@ func (ps *parser) option(p *Program, args []Arg, i int, words []Word) (int, bool
 		n, ok := ps.value(p, o, "--"+name, args, i, words, val, hasVal)
 		return n, o.Leading, ok
 	}
-	return ps.bundle(p, args, i, words, t[1:], false)
+	return ps.bundle(p, args, i, words, t[1:], p.ValuesFollow, t[0] == '+')
 }
 
-// bundle reads the short options of a bundle (the letters of -rn, or
-// tar's old-style first word czf). An option with a value ends the
-// bundle: the rest of the word is its value (-A3, -ie.), or, when there
-// is none, the next word (a required value) or nothing (an optional one).
+// bundle reads the short options of a bundle (the letters of -rn, of a
+// shell's +ex when plus, or tar's old-style first word czf). An option
+// with a value ends the bundle: the rest of the word is its value (-A3,
+// -ie.), or, when there is none, the next word (a required value) or
+// nothing (an optional one).
 // In an old-style bundle every option with a value takes the next word
 // not yet taken, in order, as tar reads them (tar cfC x.tar dir …).
-func (ps *parser) bundle(p *Program, args []Arg, i int, words []Word, letters string, old bool) (int, bool, bool) {
+func (ps *parser) bundle(p *Program, args []Arg, i int, words []Word, letters string, old, plus bool) (int, bool, bool) {
 	words[i] = Word{Role: Option}
 	leading, next := true, i+1
 	for j := 0; j < len(letters); j++ {
 		o, spelt := p.short[letters[j]], "-"+letters[j:j+1]
+		if po := p.plusShort[letters[j]]; plus && po != nil {
+			o, spelt = po, "+"+letters[j:j+1] // mksh's +c is not -c
+		}
 		if p.ShortPairs && j+1 < len(letters) && p.exact["-"+letters[j:j+2]] != nil {
 			o, spelt = p.exact["-"+letters[j:j+2]], "-"+letters[j:j+2]
 			j++
@@ -106,6 +113,9 @@ func (ps *parser) long(p *Program, name string) (*Opt, bool) {
 	if o := p.exact["--"+name]; o != nil {
 		return o, true
 	}
+	if p.LongFlags && name != "" {
+		return longFlag, true
+	}
 	if p.Exact || name == "" {
 		ps.fail("%s: the option --%s is not in regate's model of %s", p.name, name, p.name)
 		return nil, false
@@ -132,6 +142,10 @@ func (ps *parser) long(p *Program, name string) (*Opt, bool) {
 	}
 	return found, true
 }
+
+// longFlag is a long option a model with long_flags does not list: a
+// flag without a value.
+var longFlag = &Opt{Names: []string{"--"}, Arg: argNone, Role: Value}
 
 // value reads an option's value, attached (val, when hasVal) or in the
 // next word(s) as its arity says, and records what the option does. It
@@ -321,6 +335,7 @@ func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool
 		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
 	}
 	ps.ended = ps.ended || o.Ends
+	ps.r.StdinCode = ps.r.StdinCode || o.Stdin
 	return ps.choose(p, o, val, hasVal, dynamic)
 }
 
