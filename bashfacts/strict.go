@@ -97,17 +97,13 @@ func longOrCluster(long []string, codes, values string) func(string) bool {
 	}
 }
 
-// interpreters are the interpreters the argument models do not read yet
-// (php's and lua's code options, bun's and deno's subcommands: none is
-// installed here to check a model against). python, perl, ruby, node and
-// the shells are argument models (models/interpreters.json,
+// interpreters are the interpreters the argument models do not read yet:
+// bun's and deno's subcommands. python, perl, ruby, node, php, lua,
+// osascript and the shells are argument models (models/interpreters.json,
 // models/node.json, models/shells.json).
 var interpreters = map[string]interpreter{
-	"php":       {inline: longOrCluster(nil, "rRBE", "cdfFzt"), value: "cdfFzt"},
-	"bun":       {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
-	"deno":      {inline: func(string) bool { return false }, sub: "eval"},
-	"lua":       {inline: longOrCluster(nil, "e", "l"), value: "l"},
-	"osascript": {inline: longOrCluster(nil, "e", ""), value: ""},
+	"bun":  {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
+	"deno": {inline: func(string) bool { return false }, sub: "eval"},
 }
 
 // interpreterOf returns the interpreter a program name is.

@@ -16,13 +16,13 @@ import (
 // four rows, the perl rows with -l, -i, -F and -C, and the ruby rows with
 // -W and -x were allowed by python3 *, node *, perl * and ruby * before,
 // when a Go list held the value options it knew (and took perl's -l and
-// ruby's -W for options that take the next word).
+// ruby's -W for options that take the next word). php and lua rows below.
 func TestInterpreters(t *testing.T) {
 	const policy = `{
   "strict": true,
   "permission": {
     "*": "ask",
-    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "cat *": "allow"},
+    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "php *": "allow", "lua *": "allow", "cat *": "allow"},
     "path": {"*": "allow", "~/.ssh/*": "deny"}
   }
 }`
@@ -64,6 +64,27 @@ func TestInterpreters(t *testing.T) {
 		{"ruby -W -e 1", "ask"},
 		{"ruby -x -e 1", "ask"},
 		{"ruby -rjson f.py", "allow"},
+		// php and lua are models since 2026-12-07; the first five rows
+		// were allowed by php * when a Go list took a long option for one
+		// without a value and the next word for the script.
+		{"php --define x=1 -r 'system(\"id\");'", "ask"},
+		{"php --php-ini php.ini -r 'system(\"id\");'", "ask"},
+		{"php --docroot . -r 'system(\"id\");'", "ask"},
+		{"php -d extension=evil.so f.py", "ask"},
+		{"php -z evil.so f.py", "ask"},
+		{"php -r=phpinfo();", "ask"},
+		{"php -- f.py", "ask"},
+		{"cat f.py | php", "ask"},
+		{"php f.py ~/.ssh/id_rsa", "deny"},
+		{"php -d memory_limit=-1 composer.phar install", "allow"},
+		{"php -S localhost:8000 -t public", "allow"},
+		{"php artisan migrate", "allow"},
+		{"lua -e 'os.execute(\"id\")'", "ask"},
+		{"lua -l socket -eos.exit()", "ask"},
+		{"lua - < f.py", "allow"},
+		{"cat f.py | lua -", "ask"},
+		{"lua f.py ~/.ssh/id_rsa", "deny"},
+		{"lua -W f.py arg", "allow"},
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
 		if err != nil {

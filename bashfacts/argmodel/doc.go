@@ -93,7 +93,8 @@
 //     -exec, fd -x) is one too.
 //   - dash_option: the option a lone "-" stands for where the first operand
 //     would be (env - is env -i); dash_ends: a lone "-" ends the options,
-//     as "--" does (bash - FILE).
+//     as "--" does (bash - FILE); dash_dash_sets: modes "--" turns on
+//     (php -- ARGS reads its program from standard input).
 //   - opaque: one of the specification's opaque-payload wrappers (bash,
 //     sh, dash, zsh, ksh): a one-word command-line slot ({"role":
 //     "command-line", "if": ["command"]}, which -c turns on) is the

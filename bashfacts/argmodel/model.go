@@ -188,6 +188,10 @@ type Program struct {
 	LongFlags bool `json:"long_flags,omitempty"`
 	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
 	DashEnds bool `json:"dash_ends,omitempty"`
+	// DashDashSets are modes "--" turns on where options are read (php
+	// -- ARGS reads its program from standard input, the words after
+	// "--" its arguments).
+	DashDashSets []string `json:"dash_dash_sets,omitempty"`
 	// Language is the language of the program's code (role code) when
 	// regate reads it for the files it opens and the commands it runs:
 	// "sed" (a GNU sed script) or "awk" (an awk program). Code in no

@@ -236,6 +236,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			if a.Text == "--" && !a.Dynamic {
 				words[i].Role = Option
 				optionsDone, dashDash = true, true
+				ps.modes = append(ps.modes, p.DashDashSets...)
 				continue
 			}
 			if a.OpenStart || (a.Environment && p.Opaque) {

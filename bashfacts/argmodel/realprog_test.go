@@ -99,6 +99,26 @@ var realCases = []realCase{
 	{[]string{"perl", "-M", "strict", "-e", "1"}, "-M takes its module attached: perl refuses", rejects, "- read args args"},
 	{[]string{"perl", "-x", "F"}, "-x looks for a #!perl line in F (there is none)", rejects, "- read"},
 
+	// php: a script, inline code (-r, -B, -R, -E: floored), or, with
+	// none, the program on standard input; php takes no abbreviations and
+	// strips an "=" after a short option's letter.
+	{[]string{"php", "-r", "echo 'inline';"}, "-r runs its value", printed("inline"), ""},
+	{[]string{"php", "-r=echo 'eq';"}, "-r=CODE is -r CODE", printed("eq"), ""},
+	{[]string{"php", "-n", "-d", "display_errors=1", "-r", "echo 'x';"}, "-d takes the next word: -r runs code", printed("x"), ""},
+	{[]string{"php", "--run", "echo 'long';"}, "--run is -r", printed("long"), ""},
+	{[]string{"php", "--ru", "echo 1;"}, "php takes no abbreviations", rejects, ""},
+	{[]string{"php", "-dmemory_limit=-1", "F", "G"}, "-d takes the rest of its word; F is the script (text outside <?php is printed), G its argument", printed("x line"), "value read args"},
+	{[]string{"php", "-f", "F", "G"}, "-f names the script", printed("x line"), "- read args"},
+	{[]string{"php", "-l", "F"}, "-l checks F's syntax", printed("No syntax errors"), "- read"},
+	{[]string{"php", "--", "F"}, "after --, F is an argument: the program is standard input (empty here)", func(_, out string, failed bool) bool { return !failed && !strings.Contains(out, "x line") }, ""},
+	{[]string{"php", "-d", "auto_prepend_file=G", "F"}, "auto_prepend_file runs G before F (floored)", printed("a\na\nx line"), ""},
+	// lua: -e's code attached or in the next word, a script, its arguments.
+	{[]string{"lua", "-e", "print('inline')"}, "-e runs its value", printed("inline"), ""},
+	{[]string{"lua", "-eprint(42)"}, "-e's value may be attached", printed("42"), ""},
+	{[]string{"lua", "-l", "string", "-e", "print(1)"}, "-l takes the next word: -e runs code", printed("1"), ""},
+	{[]string{"lua", "-W", "F", "G"}, "F is the script (not Lua: it fails), G its argument", rejects, "- read args"},
+	{[]string{"lua", "--", "F"}, "-- ends options: F is the script", rejects, "- read"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
