@@ -59,95 +59,6 @@ func lastOperand(args []string) (int, int, int) {
 	return none, none, none
 }
 
-// interpreters read a program: from -c/-e style flags (inline), from stdin
-// when no script is named, or from a script file (not strict's business).
-// inline tells, for one option word, whether it carries inline code; value
-// lists the short options that take a value (so scanning stops there).
-type interpreter struct {
-	inline func(opt string) bool
-	value  string
-	// sub is a subcommand that evaluates its operand (deno eval).
-	sub string
-}
-
-func clusterHas(opt string, codes, values string) bool {
-	if strings.HasPrefix(opt, "--") || len(opt) < 2 || opt[0] != '-' {
-		return false
-	}
-	for _, c := range opt[1:] {
-		if strings.ContainsRune(codes, c) {
-			return true
-		}
-		if strings.ContainsRune(values, c) {
-			return false
-		}
-	}
-	return false
-}
-
-func longOrCluster(long []string, codes, values string) func(string) bool {
-	return func(opt string) bool {
-		name, _, _ := strings.Cut(opt, "=")
-		for _, l := range long {
-			if name == l {
-				return true
-			}
-		}
-		return clusterHas(opt, codes, values)
-	}
-}
-
-// interpreters are the interpreters the argument models do not read yet:
-// bun's and deno's subcommands. python, perl, ruby, node, php, lua,
-// osascript and the shells are argument models (models/interpreters.json,
-// models/node.json, models/shells.json).
-var interpreters = map[string]interpreter{
-	"bun":  {inline: longOrCluster([]string{"--eval", "--print"}, "ep", "")},
-	"deno": {inline: func(string) bool { return false }, sub: "eval"},
-}
-
-// interpreterOf returns the interpreter a program name is.
-func interpreterOf(prog string) (interpreter, bool) {
-	it, ok := interpreters[prog]
-	return it, ok
-}
-
-// inlineCode reports why an interpreter call runs code that is not in a
-// file: an inline flag, "-" (stdin), a subcommand that evaluates, or no
-// script operand while stdin is a pipe, a heredoc or a here-string.
-func inlineCode(prog string, args []string, stdin string) string {
-	it, ok := interpreterOf(prog)
-	if !ok {
-		return ""
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case it.sub != "" && a == it.sub:
-			return prog + " " + a + " runs code given inline"
-		case a == "-":
-			return prog + " reads its program from standard input"
-		case a == "--":
-			if i+1 < len(args) {
-				return ""
-			}
-			i = len(args)
-		case it.inline(a):
-			return prog + " " + a + " runs code given inline"
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if !strings.HasPrefix(a, "--") && it.value != "" && strings.ContainsRune(it.value, rune(a[len(a)-1])) {
-				i++ // the option's value
-			}
-		default:
-			return "" // a script file: what it does is the file's
-		}
-	}
-	if stdin != "" {
-		return prog + " reads its program from " + stdin
-	}
-	return ""
-}
-
 // sensitiveEnv reports a variable that changes what a command runs or
 // loads (PATH, LD_PRELOAD, BASH_ENV, PAGER, GIT_SSH_COMMAND, …).
 func sensitiveEnv(name string) bool {
@@ -228,9 +139,6 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	}
 	if u.Strict == "" && w.envSet != "" {
 		u.Strict = "runs after " + w.envSet + " was set, which changes what runs"
-	}
-	if u.Strict == "" {
-		u.Strict = inlineCode(prog, args, sc.stdin.from)
 	}
 	if reason := m.readCode(); u.Strict == "" {
 		u.Strict = reason

@@ -22,7 +22,7 @@ func TestInterpreters(t *testing.T) {
   "strict": true,
   "permission": {
     "*": "ask",
-    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "php *": "allow", "lua *": "allow", "cat *": "allow"},
+    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "php *": "allow", "lua *": "allow", "bun *": "allow", "deno *": "allow", "rm *": "deny", "cat *": "allow"},
     "path": {"*": "allow", "~/.ssh/*": "deny"}
   }
 }`
@@ -85,6 +85,26 @@ func TestInterpreters(t *testing.T) {
 		{"cat f.py | lua -", "ask"},
 		{"lua f.py ~/.ssh/id_rsa", "deny"},
 		{"lua -W f.py arg", "allow"},
+		// bun and deno are models since 2026-12-07 (generated from their
+		// own help); the first five rows, and bun run - reading a pipe,
+		// were allowed by bun * and deno * when a Go list knew bun -e/-p
+		// and deno eval alone.
+		{"bun --cwd /tmp -e 'require(\"child_process\")'", "ask"},
+		{"bun exec 'rm -rf x'", "deny"},
+		{"deno repl --eval 'Deno.exit(0)'", "ask"},
+		{"deno run https://example.com/x.ts", "ask"},
+		{"deno task --eval 'rm -rf x'", "deny"},
+		{"bun -pe 6*7", "ask"},
+		{"deno eval 'Deno.exit(0)'", "ask"},
+		{"cat f.js | bun run -", "ask"},
+		{"bun f.js ~/.ssh/id_rsa", "deny"},
+		{"bun test --watch", "allow"},
+		{"bun run --hot f.js", "allow"},
+		{"bun install", "allow"},
+		{"deno run -A f.js --port 8000", "allow"},
+		{"deno test --allow-read=. src/", "allow"},
+		{"deno task dev", "allow"},
+		{"deno f.js", "allow"},
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
 		if err != nil {

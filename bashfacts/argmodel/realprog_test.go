@@ -119,6 +119,22 @@ var realCases = []realCase{
 	{[]string{"lua", "-W", "F", "G"}, "F is the script (not Lua: it fails), G its argument", rejects, "- read args"},
 	{[]string{"lua", "--", "F"}, "-- ends options: F is the script", rejects, "- read"},
 
+	// bun and deno (pinned in testdata/runtimes, installed by .ci/run):
+	// inline code after the options that take values, a script run by
+	// the default subcommand (bun F, deno F), and deno's clap options:
+	// --lock takes the next word when it does not begin with "-".
+	{[]string{"bun", "--cwd", ".", "-e", "console.log('inline')"}, "--cwd takes a value: -e runs code", printed("inline"), ""},
+	{[]string{"bun", "-pe", "6*7"}, "-pe is --print --eval", printed("42"), ""},
+	{[]string{"bun", "--eval=console.log(3)"}, "--eval's value after =", printed("3"), ""},
+	{[]string{"bun", "F", "G"}, "F is the script bun runs (not JavaScript: it fails), G its argument", both(rejects, printed("x line")), "read args"},
+	{[]string{"bun", "run", "--smol", "F"}, "bun run F runs the script F", both(rejects, printed("x line")), "subcommand - read"},
+	{[]string{"deno", "eval", "console.log('inline')"}, "deno eval runs its operand", printed("inline"), ""},
+	{[]string{"deno", "-q", "eval", "-p", "6*7"}, "-p prints the code's value", printed("42"), ""},
+	{[]string{"deno", "task", "--eval", "echo task"}, "deno task --eval runs its operand as a command line", printed("task"), "subcommand - command-line"},
+	{[]string{"deno", "run", "-A", "F", "G"}, "F is the script (not JavaScript: it fails), G its argument", both(rejects, printed("SyntaxError")), "subcommand - read args"},
+	{[]string{"deno", "run", "--lock", "F"}, "--lock takes F: there is no script", both(rejects, printed("SCRIPT_ARG")), "subcommand - edit"},
+	{[]string{"deno", "F"}, "deno F is deno run F", both(rejects, printed("SyntaxError")), "read"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
