@@ -9,7 +9,7 @@ var programIndex = map[string]span{
 	"awk":            {"models/awk.json", 22, 2370},
 	"bash":           {"models/shells.json", 22, 1908},
 	"batch":          {"models/wrappers.json", 22769, 23324},
-	"bun":            {"models/bun.json", 22, 60974},
+	"bun":            {"models/bun.json", 22, 61654},
 	"bunx":           {"models/wrappers.json", 15654, 16063},
 	"busybox":        {"models/wrappers.json", 16069, 16425},
 	"cat":            {"models/text.json", 22, 584},
