@@ -39,12 +39,6 @@ func after(valueShort string, valueLong map[string]bool, operands int) func([]st
 var strictWrappers = map[string]strictWrapper{
 	"tmux":   {lastOperand},
 	"screen": {after("ScehptTX", nil, 0)},
-	"trap": {func(args []string) (int, int, int) {
-		if len(args) > 0 && args[0] != "-p" && args[0] != "-l" && args[0] != "-" && args[0] != "--" {
-			return none, none, 0
-		}
-		return none, none, none
-	}},
 }
 
 // lastOperand takes a tmux command's last word as the program it runs
