@@ -49,6 +49,10 @@ func (w *walker) runsOf(prog string, runs []argmodel.Run, m *modelRead, texts []
 			out = append(out, w.payloadOf(nil, what, sc, parts...))
 		case r.Split:
 			out = append(out, w.splitPayload(prog, r, m, words, what, sc))
+		case r.Line && r.As != "":
+			// tmux if-shell COND 'run-shell "rm x"': a tmux command,
+			// read as tmux LINE (its quoting is close to bash's).
+			out = append(out, w.programLine(r.As, words, what, sc))
 		case r.Line:
 			out = append(out, w.payloadOf(words, what, sc))
 		case len(words) == 1 && strings.ContainsAny(texts[idx[0]], " \t\n;|&"):
@@ -83,6 +87,21 @@ func (w *walker) splitPayload(prog string, r argmodel.Run, m *modelRead, words [
 			return w.payloadOf(words, what, sc)
 		}
 		parts = append(parts, w.src[from:to])
+	}
+	return w.payloadOf(nil, what, sc, parts...)
+}
+
+// programLine is the walk of a command line given to the program as
+// rather than to a shell: the words' values, after as, parsed as bash
+// parses a line. A word bash expands is not known: nothing is walked.
+func (w *walker) programLine(as string, words []*syntax.Word, what string, sc scope) func() {
+	parts := []string{as}
+	for _, word := range words {
+		t, lit := w.literal(word)
+		if !lit {
+			return func() {}
+		}
+		parts = append(parts, t)
 	}
 	return w.payloadOf(nil, what, sc, parts...)
 }

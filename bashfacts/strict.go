@@ -37,20 +37,7 @@ func after(valueShort string, valueLong map[string]bool, operands int) func([]st
 }
 
 var strictWrappers = map[string]strictWrapper{
-	"tmux":   {lastOperand},
 	"screen": {after("ScehptTX", nil, 0)},
-}
-
-// lastOperand takes a tmux command's last word as the program it runs
-// (new-session 'cmd', send-keys 'cmd' Enter is close enough: strict mode
-// would rather evaluate too much).
-func lastOperand(args []string) (int, int, int) {
-	for i := len(args) - 1; i > 0; i-- {
-		if !strings.HasPrefix(args[i], "-") && args[i] != "Enter" && args[i] != "C-m" {
-			return none, none, i
-		}
-	}
-	return none, none, none
 }
 
 // sensitiveEnv reports a variable that changes what a command runs or

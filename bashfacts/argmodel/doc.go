@@ -75,7 +75,11 @@
 //     the command the program runs, after the NAME=value words a program
 //     with assignments sets in its environment (env A=1 rm x); its
 //     line_flags are words that, first in it, make the one word after
-//     them a command line (flock FILE -c CMD). When a wrapper's options
+//     them a command line (flock FILE -c CMD). A command-line slot with
+//     each makes every operand a line of its own (tmux send-keys 'ls'
+//     Enter), and one with as gives its line to that program rather than
+//     to a shell (tmux if-shell COND 'run-shell "rm x"' is read as tmux
+//     run-shell "rm x"). When a wrapper's options
 //     are not understood before its command, the words past them (and
 //     past the operands the model takes first) are read as the command,
 //     so that a rule that denies it still meets it.
@@ -119,7 +123,11 @@
 //     flag without a value (zsh and ksh take every name of set -o as
 //     --NAME, and refuse one they do not know).
 //   - subcommands: programs in the same format, chosen by the first operand
-//     (git status); the program must set stop. An operand that names no
+//     (git status); the program must set stop. subcommand_prefixes: a
+//     subcommand is also named by an unambiguous prefix of its first name
+//     (tmux new-sess); separator: a word that ends a subcommand's words,
+//     another subcommand following it (tmux new -d CMD \; attach; a word
+//     that ends with it is not understood). An operand that names no
 //     subcommand is not understood, unless default_subcommand names the
 //     subcommand that reads it as its own first operand (yarn build is
 //     yarn run build).

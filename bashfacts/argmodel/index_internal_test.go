@@ -27,7 +27,7 @@ func same(t *testing.T, name string, got, want *Program) {
 	t.Helper()
 	g, w := *got, *want
 	g.Subcommands, w.Subcommands = nil, nil
-	g.subs, w.subs, g.defaultSub, w.defaultSub = nil, nil, nil, nil
+	g.subs, w.subs, g.subList, w.subList, g.defaultSub, w.defaultSub = nil, nil, nil, nil, nil, nil
 	if !reflect.DeepEqual(g, w) {
 		t.Errorf("%s: the lazy model differs", name)
 	}

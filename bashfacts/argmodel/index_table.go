@@ -138,6 +138,7 @@ var programIndex = map[string]span{
 	"test":           {"models/builtins.json", 68, 113},
 	"time":           {"models/wrappers.json", 11442, 12050},
 	"timeout":        {"models/wrappers.json", 4902, 5408},
+	"tmux":           {"models/tmux.json", 22, 32843},
 	"touch":          {"models/change.json", 3816, 4449},
 	"trap":           {"models/builtins.json", 344, 649},
 	"tree":           {"models/pager.json", 3650, 5533},

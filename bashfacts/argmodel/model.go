@@ -188,6 +188,14 @@ type Program struct {
 	LongFlags bool `json:"long_flags,omitempty"`
 	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
 	DashEnds bool `json:"dash_ends,omitempty"`
+	// Separator is a word that ends a subcommand's words, after which
+	// another subcommand follows (tmux new -d CMD \; attach). A word that
+	// ends with it is not understood.
+	Separator string `json:"separator,omitempty"`
+	// SubcommandPrefixes: a subcommand is also named by an unambiguous
+	// prefix of its first name (tmux's new-s is new-session); the other
+	// names only exactly.
+	SubcommandPrefixes bool `json:"subcommand_prefixes,omitempty"`
 	// DashDashSets are modes "--" turns on where options are read (php
 	// -- ARGS reads its program from standard input, the words after
 	// "--" its arguments).
@@ -236,6 +244,7 @@ type Program struct {
 	exact      map[string]*Opt
 	longs      []string // sorted long names (gnu), for prefix search
 	subs       map[string]*subcommand
+	subList    []*subcommand // in the model's order (subcommand_prefixes)
 	defaultSub *subcommand
 	name       string // the program's name, for messages ("git status")
 }
@@ -374,6 +383,12 @@ type Slot struct {
 	// before the first, the words of a "shell" source are each a command
 	// line the program runs (parallel ::: 'rm x' 'ls').
 	Sources map[string]string `json:"sources,omitempty"`
+	// Each, on a command-line slot, makes every operand a command line
+	// of its own (tmux send-keys types each key: 'ls' Enter 'rm x' Enter).
+	Each bool `json:"each,omitempty"`
+	// As, on a command-line slot, names the program the line is given to
+	// (tmux: if-shell's commands are tmux commands, read as tmux LINE).
+	As string `json:"as,omitempty"`
 }
 
 //go:embed models/*.json
@@ -536,6 +551,9 @@ func (p *Program) compileBody(name string) error {
 		if runs(s.Role) && !s.line() && (!s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
 			return fmt.Errorf("%s: a %s slot takes every operand left (many), with no default, form or floor but one limited by floor_if_contains, or is one command line", name, s.Role)
 		}
+		if (s.Each || s.As != "") && s.Role != CommandLine {
+			return fmt.Errorf("%s: each and as go on a command-line slot", name)
+		}
 		if len(s.LineFlags) > 0 && s.Role != Command {
 			return fmt.Errorf("%s: line_flags go on a command slot", name)
 		}
@@ -595,7 +613,7 @@ func (p *Program) compileSubs(name string, subs []*subcommand) error {
 		return fmt.Errorf("%s: a program with subcommands must stop at its first operand", name)
 	}
 	if len(subs) > 0 {
-		p.subs = map[string]*subcommand{}
+		p.subs, p.subList = map[string]*subcommand{}, subs
 	}
 	for _, s := range subs {
 		for _, n := range s.names {
@@ -679,6 +697,24 @@ func (p *Program) checkProgram(name string) error {
 // a shell parses (bash -c CMD).
 func (s *Slot) line() bool {
 	return s.Role == CommandLine && !s.Many && !s.Last && s.Default == "" && s.Form == "" && s.Floor == "" && !s.Program
+}
+
+// subcommand returns the subcommand a word names: by one of its names,
+// or, where the program allows it, by an unambiguous prefix of its first.
+func (p *Program) subcommand(word string) *subcommand {
+	if s := p.subs[word]; s != nil || !p.SubcommandPrefixes || word == "" {
+		return s
+	}
+	var found *subcommand
+	for _, s := range p.subList {
+		if strings.HasPrefix(s.names[0], word) {
+			if found != nil {
+				return nil // ambiguous
+			}
+			found = s
+		}
+	}
+	return found
 }
 
 // check checks a slot's role, or the roles of its assignments.

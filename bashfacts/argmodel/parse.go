@@ -93,8 +93,10 @@ type Result struct {
 	Chdir        string
 	ChdirUnknown bool
 	// runFlags are the options whose values are commands, by the
-	// argument their command starts at (Run.Flag).
+	// argument their command starts at (Run.Flag); runAs the programs
+	// command lines are given to (Run.As).
 	runFlags map[int]string
+	runAs    map[int]string
 	// spread are the operands a command slot took in a program that
 	// reads options among them (rush): one command, not one a row.
 	spread []int
@@ -199,6 +201,10 @@ type parser struct {
 	downloadDir string
 	// ended is set by an option after which options end (Opt.Ends).
 	ended bool
+	// off is where the words of the program being read begin among the
+	// command's arguments (a subcommand's are after its name): the
+	// indexes of runFlags and runAs are the command's.
+	off int
 }
 
 // pendingRole is an option value whose role is decided once every option
@@ -224,7 +230,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		}
 		return
 	}
-	ps.modes, ps.pending, ps.downloadDir, ps.ended = ps.modes[:0], ps.pending[:0], "", false
+	ps.modes, ps.pending, ps.downloadDir, ps.ended, ps.off = ps.modes[:0], ps.pending[:0], "", false, off
 	ps.r.StrictWrapper = ps.r.StrictWrapper || p.StrictWrapper
 	ps.r.Language = p.Language
 	var operands []int
@@ -288,7 +294,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			return
 		}
 		if p.subs != nil {
-			sub := p.subs[a.Text]
+			sub := p.subcommand(a.Text)
 			if a.Dynamic || (sub == nil && p.defaultSub == nil) {
 				ps.fail("%s: the subcommand %s is not in regate's model of %s", p.name, a.Text, p.name)
 				return
@@ -309,7 +315,22 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				ps.fail("regate's argument models failed to load: %v", err)
 				return
 			}
-			ps.program(model, rest, off+len(args)-len(rest))
+			at := off + len(args) - len(rest)
+			if p.Separator == "" {
+				ps.program(model, rest, at)
+				return
+			}
+			// tmux new -d CMD \; attach: the subcommand's words end at the
+			// separator, and another subcommand follows.
+			k := ps.separated(p, rest)
+			if k < 0 {
+				return
+			}
+			ps.program(model, rest[:k], at)
+			if k < len(rest) {
+				ps.r.Words[at+k] = Word{Role: Option}
+				ps.program(p, rest[k+1:], at+k+1)
+			}
 			return
 		}
 		operands = append(operands, i)
@@ -325,6 +346,23 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 		ps.operands(p, args, words, operands)
 		ps.whole(p, args, operands, pathspecs, narrowed)
 	}
+}
+
+// separated returns the index of the first word of args that is p's
+// separator (len(args) when none is), or -1, having failed, when a word
+// ends with it: the program splits that word, which the model does not.
+func (ps *parser) separated(p *Program, args []Arg) int {
+	for k, a := range args {
+		switch {
+		case a.Dynamic:
+		case a.Text == p.Separator:
+			return k
+		case strings.HasSuffix(a.Text, p.Separator) && !strings.HasSuffix(a.Text, `\`+p.Separator):
+			ps.fail("%s: %s ends with %s, which ends a command where regate reads it as a word", p.name, quoted(a.Text), p.Separator)
+			return -1
+		}
+	}
+	return len(args)
 }
 
 // whole adds what p reads as a whole (Program.Whole) when one of its
@@ -481,10 +519,16 @@ func (ps *parser) command(p *Program, args []Arg, words []Word, operands []int, 
 		}
 	}
 	if !p.Stop {
-		ps.r.spread = cmd
+		ps.r.spread = ps.r.spread[:0]
+		for _, i := range cmd {
+			ps.r.spread = append(ps.r.spread, ps.off+i)
+		}
 	}
-	for _, i := range cmd {
+	for k, i := range cmd {
 		words[i] = Word{Role: s.Role, Value: args[i].Text}
+		if s.Each || (k == 0 && s.As != "") {
+			ps.startLine(i, s.As)
+		}
 		if s.Floor != "" && containsAny(args[i].Text, s.FloorIfContains) {
 			ps.fail("%s %s %s", p.name, quoted(args[i].Text), s.Floor)
 		}
@@ -535,6 +579,9 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 		ps.r.StdinPatch = p.name
 	}
 	words[i] = Word{Role: s.Role, Value: a.Text}
+	if s.As != "" {
+		ps.startLine(i, s.As)
+	}
 	if s.Form != "" {
 		role, val, problem := form(s.Form, s.Role, a.Text, a.Dynamic)
 		if s.Form == FormDownload && problem == "" && ps.downloadDir != "" {

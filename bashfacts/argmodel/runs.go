@@ -26,6 +26,9 @@ type Run struct {
 	// Flag is the option whose value the command is, as spelt (-exec,
 	// --exec, -S); "" for a command among the operands.
 	Flag string
+	// As is the program a command line is given to, when it is not a
+	// shell's (Slot.As: tmux if-shell's commands are tmux LINE).
+	As string
 }
 
 // Runs returns the commands the program runs, in order, from the roles
@@ -46,7 +49,7 @@ func (r Result) Runs(args []Arg) []Run {
 			}
 			continue
 		}
-		run := Run{Args: []int{i}, Line: role == CommandLine, Split: role == CommandSplit, Attached: attached(i), Flag: r.runFlags[i]}
+		run := Run{Args: []int{i}, Line: role == CommandLine, Split: role == CommandSplit, Attached: attached(i), Flag: r.runFlags[i], As: r.runAs[i]}
 		for i+1 < len(r.Words) && r.Words[i+1].Role == role && !attached(i+1) && !r.startsRun(i+1) {
 			i++
 			run.Args = append(run.Args, i)
@@ -63,11 +66,24 @@ func (r Result) startsRun(i int) bool {
 	return ok
 }
 
-// startRun records that argument i begins a command of its own, the
-// value of the option flag ("" for one among the operands).
+// startLine records that argument i begins a command line of its own,
+// given to the program as ("" for a shell).
+func (ps *parser) startLine(i int, as string) {
+	ps.startRun(i, "")
+	if as != "" {
+		if ps.r.runAs == nil {
+			ps.r.runAs = map[int]string{}
+		}
+		ps.r.runAs[ps.off+i] = as
+	}
+}
+
+// startRun records that argument i (of the program being read) begins a
+// command of its own, the value of the option flag ("" for one among the
+// operands).
 func (ps *parser) startRun(i int, flag string) {
 	if ps.r.runFlags == nil {
 		ps.r.runFlags = map[int]string{}
 	}
-	ps.r.runFlags[i] = flag
+	ps.r.runFlags[ps.off+i] = flag
 }

@@ -1,0 +1,81 @@
+package bashfacts_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxCases are tmux commands that run rec, as an agent might start a
+// server in the background: the command of a new session, tmux commands
+// joined by ";", a command name abbreviated, a tmux command given as a
+// string to if-shell. want is what rec is run with as regate reads the
+// command, real (when set) what tmux really runs it with: a key binding
+// runs nothing until the key is pressed, which regate reads anyway.
+var tmuxCases = []struct{ cmd, want, real string }{
+	{"tmux new-session -d 'rec a'", "a", ""},
+	{"tmux new -d rec a b", "a b", ""},
+	{"tmux new-sess -d 'rec a'", "a", ""},
+	{"tmux new -d -s s -n w 'rec a; sleep 1'", "a", ""},
+	{"tmux new -d true \\; run-shell 'rec a'", "a", ""},
+	{"tmux new -d 'sleep 1' \\; run -b 'rec a'", "a", ""},
+	{"tmux new -d true \\; if-shell true 'run-shell \"rec a\"'", "a", ""},
+	{"tmux new -d true \\; if-shell 'rec a' true", "a", ""},
+	{"tmux new -d \\; send-keys 'REC/rec a' Enter", "a", ""}, // the pane's shell is a login shell: PATH anew
+	{"tmux new -d true \\; bind x run-shell 'rec a'", "a", "-"},
+	{"tmux new -d true \\; set-hook -g session-closed 'run-shell \"rec a\"' \\; kill-session", "a", ""},
+}
+
+// TestTmuxRunsWhatRegateReads runs each command with the real tmux, a
+// server of its own per row, and requires regate to read the command
+// tmux runs: strict mode floors tmux, but a deny on what it runs must
+// still meet it (yolo mode approves the floor).
+func TestTmuxRunsWhatRegateReads(t *testing.T) {
+	for _, c := range tmuxCases {
+		t.Run(c.cmd, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := strings.ReplaceAll(c.cmd, "REC/", dir+"/")
+			if got := recRun(t, cmd); got != c.want {
+				t.Errorf("regate reads rec's words as %q; the row says %q", got, c.want)
+			}
+			bash, errBash := exec.LookPath("bash")
+			if _, err := exec.LookPath("tmux"); err != nil || errBash != nil {
+				return // the reading is checked; tmux is not here to run
+			}
+			out := filepath.Join(dir, "out")
+			rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
+			if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "TMUX_TMPDIR="+dir, "TMUX=", "HOME="+dir, "SHELL=/bin/sh", "ENV=")
+			run := exec.Command(bash, "-c", strings.Replace(cmd, "tmux ", "tmux -f /dev/null ", 1))
+			run.Dir, run.Env, run.Stdin = dir, env, strings.NewReader("")
+			msg, _ := run.CombinedOutput()
+			defer func() {
+				kill := exec.Command("tmux", "kill-server")
+				kill.Env = env
+				kill.Run()
+			}()
+			want := c.want
+			if c.real != "" {
+				want = c.real
+			}
+			real := "-"
+			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if b, _ := os.ReadFile(out); len(b) > 0 {
+					real = strings.Join(strings.Fields(string(b)), " ")
+					break
+				}
+				if want == "-" && time.Now().After(deadline.Add(-2*time.Second)) {
+					break // nothing is to run: a second is enough to see that nothing did
+				}
+			}
+			if real != want {
+				t.Errorf("tmux ran rec with %q; the row says %q\n%s", real, want, msg)
+			}
+		})
+	}
+}
