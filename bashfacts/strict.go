@@ -14,32 +14,6 @@ import (
 // runs are StrictOnly: decided in strict mode only, so that a policy
 // without it decides exactly as the spec says.
 
-// strictWrapper describes a program strict mode treats as a wrapper: the
-// command it runs is evaluated as in D2. inner returns the words of that
-// command (from, to), or a payload index (a one-word program, as -c takes),
-// or nothing when the command cannot be found in the arguments.
-type strictWrapper struct {
-	inner func(args []string) (from, to, payload int)
-}
-
-const none = -1
-
-// after returns the command after the options (valueShort, valueLong) and
-// operands.
-func after(valueShort string, valueLong map[string]bool, operands int) func([]string) (int, int, int) {
-	return func(args []string) (int, int, int) {
-		i := min(skipOptions(args, valueShort, valueLong)+operands, len(args))
-		if i >= len(args) {
-			return none, none, none
-		}
-		return i, len(args), none
-	}
-}
-
-var strictWrappers = map[string]strictWrapper{
-	"screen": {after("ScehptTX", nil, 0)},
-}
-
 // sensitiveEnv reports a variable that changes what a command runs or
 // loads (PATH, LD_PRELOAD, BASH_ENV, PAGER, GIT_SSH_COMMAND, …).
 func sensitiveEnv(name string) bool {
@@ -133,41 +107,27 @@ func (w *walker) strictFacts(u *Unit, prog string, words, argWords []*syntax.Wor
 	if prog == "git" {
 		w.gitObjectPaths(args, argWords, sc)
 	}
-	from, to, payload := none, none, none
-	var runs []argmodel.Run
-	if m.res.StrictWrapper {
-		// npx, npm exec, su -c, chrt: the model finds the command.
-		runs = m.res.Runs(m.args)
-		if len(runs) > 0 && !runs[0].Line && !runs[0].Attached {
-			from = m.word(runs[0].Args[0])
-		}
-	} else if sw, found := strictWrappers[prog]; found {
-		from, to, payload = sw.inner(args)
-	} else {
+	if !m.res.StrictWrapper {
 		return nil
 	}
+	// npx, npm exec, su -c, chrt, tmux: the model finds the command.
+	runs := m.res.Runs(m.args)
 	if u.Strict == "" {
 		u.Strict = prog + " runs another command"
-		if prog == "npx" && payload < 0 && from >= 0 && from < len(args) && !sc.dir.Unknown {
-			if name, lit := w.literal(argWords[from]); lit {
-				u.Installed = localBin(args[:from], name, sc.dir)
+		if prog == "npx" && len(runs) > 0 && !runs[0].Line && !runs[0].Attached && !sc.dir.Unknown {
+			if name, lit := w.literal(argWords[m.word(runs[0].Args[0])]); lit {
+				u.Installed = localBin(args[:m.word(runs[0].Args[0])], name, sc.dir)
 			}
 		}
 	}
+	if len(runs) == 0 {
+		return nil
+	}
 	strictSc := sc
 	strictSc.strictOnly = true
-	switch {
-	case len(runs) > 0:
-		// The words stay the unit's own too: the specification reads
-		// them as the wrapper's arguments, which strict mode does not
-		// change.
-		return w.runsOf(prog, runs, m, args, make([]bool, len(argWords)), strictSc)
-	case payload >= 0 && payload < len(argWords):
-		return []func(){w.payloadOf(argWords[payload:payload+1], prog, strictSc)}
-	case from >= 0 && from < to:
-		return []func(){w.nestedCommand(argWords[from:to], "wrapped by "+prog, strictSc)}
-	}
-	return nil
+	// The words stay the unit's own too: the specification reads them as
+	// the wrapper's arguments, which strict mode does not change.
+	return w.runsOf(prog, runs, m, args, make([]bool, len(argWords)), strictSc)
 }
 
 // stdinOf says where a statement's standard input comes from when it may

@@ -55,7 +55,9 @@
 //     getopt's "::" and --opt=value; "attached": the longest run of the
 //     option's "chars" that follows its letter in the bundle, never the next
 //     word, after which the bundle goes on (perl -l[octal]: -lne is -l -n
-//     -e); "until": every word up to one of
+//     -e); "next": always the next word not yet taken, never the rest of
+//     the bundle, which goes on (bash -oc pipefail CMD is -o pipefail -c
+//     CMD; screen -dmS NAME); "until": every word up to one of
 //     "until", as find -exec … ;), role of the value ("value" by default),
 //     sets (modes the option turns on), choices and choice_sets (a value
 //     that must be one of choices, by unambiguous prefix, and the modes one
@@ -114,9 +116,6 @@
 //   - plus: a word beginning with "+" is a bundle of short options as one
 //     beginning with "-" is (a shell's +o NAME, +e, +c); an option named
 //     "+X" is read for +X in place of -X (mksh's +c turns -c off).
-//   - values_follow: every option of a bundle that takes a value takes the
-//     next word not yet taken, in order, never the rest of its word (bash
-//     and dash read -oc pipefail CMD as -o pipefail -c CMD).
 //   - single_dash_long: a long option is also spelt with one dash, tried
 //     before the word is read as a bundle (bash -norc, -rcfile FILE).
 //   - long_flags (with exact): a long option the model does not list is a

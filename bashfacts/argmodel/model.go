@@ -128,6 +128,10 @@ const (
 	// which the bundle goes on (perl -l[octal], -0[octal]: -lne is -l -n
 	// -e, -0777 is -0 with 777).
 	argAttached = "attached"
+	// argNext is a value that is always the next word not yet taken,
+	// never the rest of the option's word, after which the bundle goes
+	// on (bash -oc pipefail CMD is -o pipefail -c CMD; screen -dmS NAME).
+	argNext = "next"
 )
 
 // file is one JSON model file.
@@ -175,10 +179,6 @@ type Program struct {
 	// beginning with "-" is (a shell's +o NAME, +e, +c); an option named
 	// "+X" is read for +X in place of -X (mksh's +c turns -c off).
 	Plus bool `json:"plus,omitempty"`
-	// ValuesFollow: every option of a bundle that takes a value takes the
-	// next word not yet taken, in order, never the rest of its word (bash
-	// and dash read -oc pipefail CMD as -o pipefail -c CMD).
-	ValuesFollow bool `json:"values_follow,omitempty"`
 	// SingleDashLong: a long option is also spelt with one dash, tried
 	// before the word is read as a bundle (bash -norc, -rcfile FILE).
 	SingleDashLong bool `json:"single_dash_long,omitempty"`
@@ -660,8 +660,8 @@ func (p *Program) checkProgram(name string) error {
 		slices.ContainsFunc(p.Options, func(o *Opt) bool { return o.Floor != "" })) {
 		return fmt.Errorf("%s: an opaque wrapper has a command-line operand and no floors", name)
 	}
-	if (p.Plus || p.ValuesFollow || p.SingleDashLong || p.LongFlags) && p.Syntax != syntaxGNU {
-		return fmt.Errorf("%s: plus, values_follow, single_dash_long and long_flags are gnu syntax", name)
+	if (p.Plus || p.SingleDashLong || p.LongFlags) && p.Syntax != syntaxGNU {
+		return fmt.Errorf("%s: plus, single_dash_long and long_flags are gnu syntax", name)
 	}
 	if p.StrictRuns && (p.StrictWrapper || p.Opaque || p.Wrapper) {
 		return fmt.Errorf("%s: strict_runs is a wrapper only when it runs a command line", name)
@@ -759,7 +759,7 @@ func (o *Opt) check(prog string) error {
 		o.Arg = argNone
 	}
 	switch o.Arg {
-	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe, argAttached:
+	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe, argAttached, argNext:
 	default:
 		return fmt.Errorf("%s %s: unknown arg %q", prog, o.Names[0], o.Arg)
 	}

@@ -47,7 +47,7 @@ func (ps *parser) option(p *Program, args []Arg, i int, words []Word) (int, bool
 		n, ok := ps.value(p, o, "--"+name, args, i, words, val, hasVal)
 		return n, o.Leading, ok
 	}
-	return ps.bundle(p, args, i, words, t[1:], p.ValuesFollow, t[0] == '+')
+	return ps.bundle(p, args, i, words, t[1:], false, t[0] == '+')
 }
 
 // bundle reads the short options of a bundle (the letters of -rn, of a
@@ -84,13 +84,13 @@ func (ps *parser) bundle(p *Program, args []Arg, i int, words []Word, letters st
 			}
 			ps.use(p, o, letters[j+1:k], k > j+1, false)
 			j = k - 1
-		case old && o.Arg != argRequired:
+		case old && o.Arg != argRequired && o.Arg != argNext:
 			ps.fail("%s: the option %s takes its value in a way regate does not read in %s", p.name, spelt, args[i].Text)
 			return 0, false, false
-		case old && next >= len(args):
+		case (old || o.Arg == argNext) && next >= len(args):
 			ps.fail("%s: the option %s needs a value", p.name, spelt)
 			return 0, false, false
-		case old:
+		case old || o.Arg == argNext:
 			if !ps.separate(p, o, spelt, args, next, words) {
 				return 0, false, false
 			}
@@ -178,7 +178,11 @@ func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 			return 1, ps.separate(p, o, spelt, args, i+1, words)
 		}
 		return 0, ps.use(p, o, "", false, false)
-	case argRequired:
+	case argRequired, argNext:
+		if hasVal && o.Arg == argNext {
+			ps.fail("%s: the option %s takes its value in the next word", p.name, spelt)
+			return 0, false
+		}
 		if hasVal {
 			return 0, ps.take(p, o, &words[i], val, args[i])
 		}

@@ -79,3 +79,58 @@ func TestTmuxRunsWhatRegateReads(t *testing.T) {
 		})
 	}
 }
+
+// screenCases are screen commands that run rec in a new session, as an
+// agent might start a server detached: options bundled (-dmS), values
+// attached or in the next word, flow-control letters attached to -f.
+var screenCases = []struct{ cmd, want string }{
+	{"screen -dmS s REC/rec a b", "a b"},
+	{"screen -d -m -S s -t title REC/rec a", "a"},
+	{"screen -fn -dm REC/rec a", "a"},
+	{"screen -dmS dev REC/rec a", "a"},
+	{"screen -dmSt dev title REC/rec a", "a"},
+	{"screen -dm -- REC/rec a", "a"},
+	{"screen -dm -h 100 sh -c 'REC/rec a'", "a"},
+}
+
+// TestScreenRunsWhatRegateReads runs each command with the real screen,
+// its sockets in a folder of the row's own, and requires regate to read
+// the command screen runs.
+func TestScreenRunsWhatRegateReads(t *testing.T) {
+	for _, c := range screenCases {
+		t.Run(c.cmd, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := strings.ReplaceAll(c.cmd, "REC/", dir+"/")
+			if got := recRun(t, cmd); got != c.want {
+				t.Errorf("regate reads rec's words as %q; the row says %q", got, c.want)
+			}
+			bash, errBash := exec.LookPath("bash")
+			if _, err := exec.LookPath("screen"); err != nil || errBash != nil {
+				return // the reading is checked; screen is not here to run
+			}
+			out := filepath.Join(dir, "out")
+			rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
+			if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			sockets := filepath.Join(dir, "sockets")
+			if err := os.Mkdir(sockets, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			run := exec.Command(bash, "-c", cmd)
+			run.Dir, run.Stdin = dir, strings.NewReader("")
+			run.Env = append(os.Environ(), "SCREENDIR="+sockets, "HOME="+dir, "STY=")
+			msg, _ := run.CombinedOutput()
+			real := "-"
+			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if b, _ := os.ReadFile(out); len(b) > 0 {
+					real = strings.Join(strings.Fields(string(b)), " ")
+					break
+				}
+			}
+			if real != c.want {
+				t.Errorf("screen ran rec with %q; the row says %q\n%s", real, c.want, msg)
+			}
+		})
+	}
+}
