@@ -4,8 +4,8 @@ import "strings"
 
 // Arguments that turn a program strict mode otherwise lets read into one
 // that runs code or deletes files, for the few programs whose reading is
-// not data: find's -delete (which finddelete.go follows when it can),
-// sftp's -o commands (sftp has no model), printf -v's subscript. The
+// not data: find's -delete (which finddelete.go follows when it can) and
+// printf -v's subscript. The
 // rest are the argument models' floors (tar --to-command, git -c, make
 // --eval, go -toolexec, rg --pre: docs/strict.md), and sed scripts and
 // awk programs are read from their models (code.go).
@@ -36,26 +36,6 @@ func codeArgument(prog string, args []string) string {
 		// -fprint, -fprint0, -fprintf and -fls are writes of the files
 		// they name (the model's role write), decided by the write rules.
 		return why(has(func(a string) bool { return a == "-delete" && !followed }), "deletes files")
-	case "sftp": // ssh and scp read -o through their models (ssh.json)
-		for i, a := range args {
-			v := ""
-			switch {
-			case a == "-o" && i+1 < len(args):
-				v = args[i+1]
-			case strings.HasPrefix(a, "-o"):
-				v = a[2:]
-			default:
-				continue
-			}
-			fields := strings.FieldsFunc(v, func(r rune) bool { return r == '=' || r == ' ' || r == '\t' })
-			if len(fields) == 0 {
-				continue
-			}
-			key := strings.ToLower(fields[0])
-			if key == "proxycommand" || key == "localcommand" || key == "permitlocalcommand" || key == "knownhostscommand" {
-				return why("-o "+v, "runs a local command")
-			}
-		}
 	case "printf":
 		for i, a := range args {
 			if a == "-v" && i+1 < len(args) && strings.Contains(args[i+1], "[") {

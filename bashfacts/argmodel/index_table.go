@@ -122,6 +122,7 @@ var programIndex = map[string]span{
 	"script":         {"models/wrappers.json", 19090, 20147},
 	"sed":            {"models/sed.json", 22, 1204},
 	"setsid":         {"models/wrappers.json", 5749, 6111},
+	"sftp":           {"models/ssh.json", 8450, 12296},
 	"sh":             {"models/shells.json", 22, 1871},
 	"shred":          {"models/remove.json", 1239, 1884},
 	"sort":           {"models/text.json", 4261, 6236},

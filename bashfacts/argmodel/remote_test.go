@@ -133,6 +133,15 @@ var remoteCases = []parseCase{
 	{[]string{"scp", "-t", "."}, "- write", "scp -t runs scp's remote end"},
 	{[]string{"scp", "$h:x", "y"}, "", "scp: $h:x is an expansion where scp reads options"},
 	{[]string{"scp", "-r", "--", "$h:x", "y"}, "- - tree write", "scp cannot tell whether $h:x names a local path"},
+	// sftp: a destination on another host; a batch file, a program run in
+	// place of ssh or of the server, and ssh's local commands floor.
+	{[]string{"sftp", "host"}, "value", ""},
+	{[]string{"sftp", "-P", "2222", "-i", "k", "user@host:/srv"}, "- value - list value", ""},
+	{[]string{"sftp", "-oBatchMode=yes", "-q", "host"}, "value - value", ""},
+	{[]string{"sftp", "-o", "ProxyCommand=sh -c x", "host"}, "", `sftp: -o "proxycommand" is not a keyword`},
+	{[]string{"sftp", "-b", "cmds.txt", "host"}, "- read value", "sftp -b runs the commands of a batch file"},
+	{[]string{"sftp", "-S", "./evil", "host"}, "- value value", "sftp -S runs a program in place of ssh"},
+	{[]string{"sftp", "-D", "/usr/lib/sftp-server"}, "- value", "sftp -D runs an SFTP server program"},
 	// wget: GNU options; what it writes is named by -O, else the URL names it.
 	{[]string{"wget", "-qO-", "https://example.com"}, "write url", ""},
 	{[]string{"wget", "-O", "out.html", "https://example.com"}, "- write url", ""},
@@ -156,9 +165,9 @@ func TestParseRemote(t *testing.T) {
 	runParseCases(t, remoteCases)
 }
 
-// TestRemoteModels: docker, ssh, scp and wget have models.
+// TestRemoteModels: docker, ssh, scp, sftp and wget have models.
 func TestRemoteModels(t *testing.T) {
-	for _, p := range []string{"docker", "kubectl", "ssh", "scp", "wget"} {
+	for _, p := range []string{"docker", "kubectl", "ssh", "scp", "sftp", "wget"} {
 		if !argmodel.Has(p) {
 			t.Errorf("%s has no model", p)
 		}
