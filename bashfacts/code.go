@@ -33,6 +33,9 @@ type codeFile struct {
 // for addCode, and returns why strict mode asks, or "".
 func (m *modelRead) readCode() string {
 	m.code = m.code[:0]
+	if m.res.PipedCode != "" {
+		return m.prog + " runs the code a command prints (" + m.res.PipedCode + "), which regate does not see"
+	}
 	if m.res.StdinCode && m.sc.stdin.from != "" {
 		// python <<'EOF', curl … | node: code regate is not shown.
 		return m.prog + " reads its program from " + m.sc.stdin.from

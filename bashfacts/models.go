@@ -89,7 +89,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				}
 				open := opensOpen(word)
 				env := open && w.fromEnvironment(word)
-				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: open && !env, Environment: env})
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: open && !env, Environment: env, Pipe: pipeWord(word)})
 			}
 			if src != nil {
 				src = append(src, i)

@@ -22,7 +22,7 @@ func TestInterpreters(t *testing.T) {
   "strict": true,
   "permission": {
     "*": "ask",
-    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "php *": "allow", "lua *": "allow", "bun *": "allow", "deno *": "allow", "rm *": "deny", "cat *": "allow"},
+    "bash": {"*": "ask", "python3 *": "allow", "node *": "allow", "perl *": "allow", "ruby *": "allow", "php *": "allow", "lua *": "allow", "bun *": "allow", "deno *": "allow", "rm *": "deny", "cat *": "allow", "source *": "allow", ". *": "allow", "bash *": "allow"},
     "path": {"*": "allow", "~/.ssh/*": "deny"}
   }
 }`
@@ -105,6 +105,20 @@ func TestInterpreters(t *testing.T) {
 		{"deno test --allow-read=. src/", "allow"},
 		{"deno task dev", "allow"},
 		{"deno f.js", "allow"},
+		// The file of the code may be standard input or a pipe from a
+		// command (2026-12-07: each was allowed before, and source had no
+		// model).
+		{"python3 /dev/stdin <<< 'import os'", "ask"},
+		{"node /dev/fd/0 <<< 'x'", "ask"},
+		{"perl /proc/self/fd/0 <<< 'x'", "ask"},
+		{"bash /dev/stdin <<< 'rm -rf x'", "ask"},
+		{"python3 <(cat f.py)", "ask"},
+		{"bash <(cat f.py)", "ask"},
+		{"source <(cat f.py)", "ask"},
+		{". /dev/stdin <<< 'rm -rf x'", "ask"},
+		{"source f.py", "allow"},
+		{". ./f.py a b", "allow"},
+		{"python3 f.py <(cat f.js)", "allow"},
 	} {
 		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
 		if err != nil {

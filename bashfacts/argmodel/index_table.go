@@ -4,6 +4,7 @@ package argmodel
 
 // programIndex is where each program's model stands in the model files.
 var programIndex = map[string]span{
+	".":              {"models/builtins.json", 344, 510},
 	"[":              {"models/builtins.json", 68, 113},
 	"at":             {"models/wrappers.json", 22211, 22763},
 	"awk":            {"models/awk.json", 22, 2370},
@@ -95,7 +96,7 @@ var programIndex = map[string]span{
 	"pkexec":         {"models/wrappers.json", 18704, 19084},
 	"pnpm":           {"models/build.json", 114415, 173125},
 	"printf":         {"models/builtins.json", 174, 338},
-	"pwd":            {"models/builtins.json", 655, 816},
+	"pwd":            {"models/builtins.json", 827, 988},
 	"python":         {"models/interpreters.json", 22, 1464},
 	"python2":        {"models/interpreters.json", 22, 1464},
 	"python2.7":      {"models/interpreters.json", 22, 1464},
@@ -126,6 +127,7 @@ var programIndex = map[string]span{
 	"sh":             {"models/shells.json", 22, 1871},
 	"shred":          {"models/remove.json", 1239, 1884},
 	"sort":           {"models/text.json", 4261, 6236},
+	"source":         {"models/builtins.json", 344, 510},
 	"ssh":            {"models/ssh.json", 22, 4417},
 	"stat":           {"models/files.json", 3269, 3775},
 	"stdbuf":         {"models/wrappers.json", 6117, 6528},
@@ -142,7 +144,7 @@ var programIndex = map[string]span{
 	"timeout":        {"models/wrappers.json", 4902, 5408},
 	"tmux":           {"models/tmux.json", 22, 32843},
 	"touch":          {"models/change.json", 3816, 4449},
-	"trap":           {"models/builtins.json", 344, 649},
+	"trap":           {"models/builtins.json", 516, 821},
 	"tree":           {"models/pager.json", 3650, 5533},
 	"true":           {"models/builtins.json", 119, 168},
 	"truncate":       {"models/change.json", 4455, 4852},

@@ -28,6 +28,9 @@ type Arg struct {
 	// Glob is set when the word holds an unquoted glob: bash may replace
 	// it by file names, several words or none.
 	Glob bool
+	// Pipe is set for a process substitution, <(cmd): the program is
+	// given a pipe from a command, whose output regate does not see.
+	Pipe bool
 }
 
 // Word is what the program makes of one argument.
@@ -87,6 +90,10 @@ type Result struct {
 	// input: its program slot (Slot.Program) applies and takes "-" or no
 	// operand at all (python - , python with no script).
 	StdinCode bool
+	// PipedCode is the process substitution the program reads its code
+	// from (python3 <(curl …)): a command's output, which regate does
+	// not see.
+	PipedCode string
 	// Chdir is the folder the commands the program runs start in, when an
 	// option moves them (Opt.Chdir: env -C DIR); ChdirUnknown is set when
 	// it is not one regate can name (su -l, an expansion).
@@ -457,8 +464,8 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 	k, end := 0, len(operands)
 	for _, s := range front {
 		if k < end {
-			if s.Program && args[operands[k]].Text == "-" && !args[operands[k]].Dynamic {
-				ps.r.StdinCode = true
+			if s.Program {
+				ps.programFile(p, args[operands[k]])
 			}
 			ps.operand(p, args, words, operands[k], s, false)
 			k++
@@ -595,6 +602,22 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	ps.checkValue(p, words[i].Role, words[i].Value)
 	if s.Floor != "" && (len(s.FloorIfContains) == 0 || containsAny(a.Text, s.FloorIfContains)) {
 		ps.fail("%s %s %s", p.name, quoted(a.Text), s.Floor)
+	}
+}
+
+// stdinFiles are the names of standard input a program may be given for
+// the file of its code (bash /dev/stdin <<< CODE runs CODE).
+var stdinFiles = map[string]bool{"-": true, "/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true, "/proc/thread-self/fd/0": true}
+
+// programFile reads the operand that names the file of the program's
+// code: standard input, or a pipe from a command (python3 <(curl …)),
+// whose code regate does not see.
+func (ps *parser) programFile(p *Program, a Arg) {
+	switch {
+	case a.Pipe:
+		ps.r.PipedCode = a.Text
+	case !a.Dynamic && stdinFiles[a.Text]:
+		ps.r.StdinCode = true
 	}
 }
 
