@@ -13,6 +13,7 @@ var programIndex = map[string]span{
 	"bun":            {"models/bun.json", 22, 61654},
 	"bunx":           {"models/wrappers.json", 15654, 16063},
 	"busybox":        {"models/wrappers.json", 16069, 16425},
+	"cargo":          {"models/cargo.json", 22, 51023},
 	"cat":            {"models/text.json", 22, 584},
 	"chgrp":          {"models/change.json", 3051, 3810},
 	"chmod":          {"models/change.json", 22, 2230},

@@ -135,6 +135,13 @@ var realCases = []realCase{
 	{[]string{"deno", "run", "--lock", "F"}, "--lock takes F: there is no script", both(rejects, printed("SCRIPT_ARG")), "subcommand - edit"},
 	{[]string{"deno", "F"}, "deno F is deno run F", both(rejects, printed("SyntaxError")), "read"},
 
+	// cargo: --config changes what cargo runs (here an alias; a runner or
+	// a linker alike), its commands' short names, a manifest read.
+	{[]string{"cargo", "--config", "alias.hi=\"version\"", "hi"}, "--config defines the command hi", printed("cargo "), ""},
+	{[]string{"cargo", "-q", "version"}, "-q before the command", printed("cargo "), "- subcommand"},
+	{[]string{"cargo", "b", "--manifest-path", "F"}, "b is build; F is read as the manifest (not TOML: it fails)", rejects, "subcommand - read"},
+	{[]string{"cargo", "version", "--frob"}, "--frob is no option of cargo version", rejects, ""},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
