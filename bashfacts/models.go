@@ -442,6 +442,7 @@ func (m *modelRead) attachFilters(toks []Token) {
 			f.ExcludeDir = append(f.ExcludeDir, wd.Value)
 		}
 	}
+	f.Include = append(f.Include, m.res.Include...)
 	for i := range toks {
 		switch toks[i].Role {
 		case argmodel.Tree, argmodel.TreeVisible, argmodel.TreeTracked:

@@ -383,6 +383,10 @@ type Slot struct {
 	// before the first, the words of a "shell" source are each a command
 	// line the program runs (parallel ::: 'rm x' 'ls').
 	Sources map[string]string `json:"sources,omitempty"`
+	// Include narrows a recursive read of the slot's operands to the
+	// files whose base name matches one of these patterns, as grep's
+	// --include does (gofmt reads the *.go files below its folders).
+	Include []string `json:"include,omitempty"`
 	// Each, on a command-line slot, makes every operand a command line
 	// of its own (tmux send-keys types each key: 'ls' Enter 'rm x' Enter).
 	Each bool `json:"each,omitempty"`
@@ -550,6 +554,9 @@ func (p *Program) compileBody(name string) error {
 		}
 		if runs(s.Role) && !s.line() && (!s.Many || s.Default != "" || s.Form != "" || (s.Floor != "" && len(s.FloorIfContains) == 0)) {
 			return fmt.Errorf("%s: a %s slot takes every operand left (many), with no default, form or floor but one limited by floor_if_contains, or is one command line", name, s.Role)
+		}
+		if len(s.Include) > 0 && s.Role != Tree && s.Role != TreeVisible {
+			return fmt.Errorf("%s: include goes on a tree slot", name)
 		}
 		if (s.Each || s.As != "") && s.Role != CommandLine {
 			return fmt.Errorf("%s: each and as go on a command-line slot", name)

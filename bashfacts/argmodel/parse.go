@@ -90,6 +90,9 @@ type Result struct {
 	// input: its program slot (Slot.Program) applies and takes "-" or no
 	// operand at all (python - , python with no script).
 	StdinCode bool
+	// Include are the base-name patterns a recursive read of the
+	// operands is narrowed to (Slot.Include).
+	Include []string
 	// PipedCode is the process substitution the program reads its code
 	// from (python3 <(curl …)): a command's output, which regate does
 	// not see.
@@ -486,6 +489,7 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 		for _, i := range operands[k:end] {
 			ps.operand(p, args, words, i, many, p.Assignments)
 		}
+		ps.r.Include = many.Include
 		if k == end && many.Role == Patch {
 			ps.r.StdinPatch = p.name
 		}

@@ -142,6 +142,15 @@ var realCases = []realCase{
 	{[]string{"cargo", "b", "--manifest-path", "F"}, "b is build; F is read as the manifest (not TOML: it fails)", rejects, "subcommand - read"},
 	{[]string{"cargo", "version", "--frob"}, "--frob is no option of cargo version", rejects, ""},
 
+	// gofmt and black: folders are read for the files they format (*.go,
+	// *.py) unless -w or no --check: then their operands are edited.
+	{[]string{"gofmt", "-l", "D"}, "gofmt lists the Go files below D (there are none)", succeeds, "- tree"},
+	{[]string{"gofmt", "-w", "F"}, "-w rewrites F (not Go: it fails)", rejects, "- edit"},
+	{[]string{"gofmt", "-w=true", "F"}, "Go's flags take -w=true, which the model does not read", rejects, ""},
+	{[]string{"black", "--check", "D"}, "black --check reads the Python files below D (there are none)", succeeds, "- tree"},
+	{[]string{"black", "-q", "F"}, "black formats F in place (not Python: it fails)", rejects, "- edit"},
+	{[]string{"black", "-l88", "--check", "F"}, "-l takes its value attached", rejects, "value - tree"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},

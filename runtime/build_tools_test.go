@@ -36,3 +36,26 @@ func TestCargo(t *testing.T) {
 		{"cargo nextest run", "ask", "ask"}, // a plugin: a program regate does not see
 	})
 }
+
+// TestFormatters: gofmt and black are argument models (models/
+// formatters.json): a folder they check is read for the files they
+// format alone (*.go, *.py), and what they format in place is an edit the
+// write rules decide. Before the models, the developer policy's gofmt *
+// and black * allowed an edit of a dot-file of the home folder, which its
+// write rules ask about; gofmt -l . stays allowed, though .env is in the
+// folder, since gofmt reads its *.go files alone.
+func TestFormatters(t *testing.T) {
+	fsys := facts.MapFS{"/home/u/.bashrc": "file", "/home/u/.config/x.py": "file", "/home/u/repo/main.go": "file", "/home/u/repo/.env": "file", "/home/u/repo/app.py": "file"}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"gofmt -w ~/.bashrc", "ask", "ask"},
+		{"black ~/.config/x.py", "ask", "ask"},
+		{"gofmt -l .", "allow", "ask"},
+		{"gofmt -s -w .", "allow", "ask"},
+		{"black --check .", "allow", "ask"},
+		{"black -l 100 .", "allow", "ask"},
+		{"gofmt -l .env", "deny", "deny"},
+		{"black --check --include '\\.env$' .", "ask", "ask"}, // black's own pattern: the walk is not narrowed
+	})
+}
