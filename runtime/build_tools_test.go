@@ -37,11 +37,12 @@ func TestCargo(t *testing.T) {
 	})
 }
 
-// TestFormatters: gofmt and black are argument models (models/
+// TestFormatters: gofmt, black and prettier are argument models (models/
 // formatters.json): a folder they check is read for the files they
 // format alone (*.go, *.py), and what they format in place is an edit the
-// write rules decide. Before the models, the developer policy's gofmt *
-// and black * allowed an edit of a dot-file of the home folder, which its
+// write rules decide. Before the models, the developer policy's gofmt *,
+// black * and prettier * allowed an edit of a dot-file of the home folder
+// (and a prettier plugin's code), which its
 // write rules ask about; gofmt -l . stays allowed, though .env is in the
 // folder, since gofmt reads its *.go files alone.
 func TestFormatters(t *testing.T) {
@@ -57,5 +58,10 @@ func TestFormatters(t *testing.T) {
 		{"black -l 100 .", "allow", "ask"},
 		{"gofmt -l .env", "deny", "deny"},
 		{"black --check --include '\\.env$' .", "ask", "ask"}, // black's own pattern: the walk is not narrowed
+		{"prettier --write ~/.bashrc", "ask", "ask"},
+		{"prettier --plugin ./p.js --write .", "ask", "ask"},
+		{"prettier --write .", "allow", "ask"},
+		{"prettier --check .", "allow", "ask"},
+		{"prettier .env", "deny", "deny"},
 	})
 }

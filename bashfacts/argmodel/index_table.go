@@ -98,6 +98,7 @@ var programIndex = map[string]span{
 	"php8.5":         {"models/interpreters.json", 4844, 8069},
 	"pkexec":         {"models/wrappers.json", 18704, 19084},
 	"pnpm":           {"models/build.json", 114415, 173125},
+	"prettier":       {"models/formatters.json", 2495, 5950},
 	"printf":         {"models/builtins.json", 174, 338},
 	"pwd":            {"models/builtins.json", 827, 988},
 	"python":         {"models/interpreters.json", 22, 1464},

@@ -151,6 +151,14 @@ var realCases = []realCase{
 	{[]string{"black", "-q", "F"}, "black formats F in place (not Python: it fails)", rejects, "- edit"},
 	{[]string{"black", "-l88", "--check", "F"}, "-l takes its value attached", rejects, "value - tree"},
 
+	// prettier: files and folders printed formatted (read), or edited in
+	// place with -w; an option it does not know takes the next word.
+	{[]string{"prettier", "F"}, "no parser is inferred for F", rejects, "tree"},
+	{[]string{"prettier", "--parser", "markdown", "F"}, "--parser takes a value: F is printed", printed("x line"), "- value tree"},
+	{[]string{"prettier", "-w", "--parser=markdown", "G"}, "-w edits G in place", succeeds, "- value edit"},
+	{[]string{"prettier", "--check", "D"}, "D is checked for the files prettier formats (sub.txt is not one)", succeeds, "- tree"},
+	{[]string{"prettier", "--frob", "F", "--parser", "markdown"}, "--frob is unknown and takes F: nothing is printed", func(_, out string, _ bool) bool { return !strings.Contains(out, "x line") }, ""},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
