@@ -37,12 +37,13 @@ func TestCargo(t *testing.T) {
 	})
 }
 
-// TestFormatters: gofmt, black and prettier are argument models (models/
+// TestFormatters: gofmt, black, prettier and eslint are argument models (models/
 // formatters.json): a folder they check is read for the files they
 // format alone (*.go, *.py), and what they format in place is an edit the
 // write rules decide. Before the models, the developer policy's gofmt *,
-// black * and prettier * allowed an edit of a dot-file of the home folder
-// (and a prettier plugin's code), which its
+// black *, prettier * and eslint * allowed an edit of a dot-file of the
+// home folder (and a prettier plugin's code, eslint's configuration
+// wizard, which installs packages), which its
 // write rules ask about; gofmt -l . stays allowed, though .env is in the
 // folder, since gofmt reads its *.go files alone.
 func TestFormatters(t *testing.T) {
@@ -63,5 +64,10 @@ func TestFormatters(t *testing.T) {
 		{"prettier --write .", "allow", "ask"},
 		{"prettier --check .", "allow", "ask"},
 		{"prettier .env", "deny", "deny"},
+		{"eslint --fix ~/.config/x.js", "ask", "ask"},
+		{"eslint -o ~/.bashrc .", "ask", "ask"},
+		{"eslint --init", "ask", "ask"},
+		{"eslint --fix .", "allow", "ask"},
+		{"eslint --max-warnings 0 src", "allow", "ask"},
 	})
 }

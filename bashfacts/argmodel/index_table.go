@@ -34,6 +34,7 @@ var programIndex = map[string]span{
 	"echo":           {"models/builtins.json", 22, 62},
 	"egrep":          {"models/grep.json", 22, 3409},
 	"env":            {"models/wrappers.json", 2558, 3429},
+	"eslint":         {"models/formatters.json", 5956, 9084},
 	"false":          {"models/builtins.json", 119, 168},
 	"fd":             {"models/search.json", 6629, 10015},
 	"fdfind":         {"models/search.json", 6629, 10015},

@@ -159,6 +159,12 @@ var realCases = []realCase{
 	{[]string{"prettier", "--check", "D"}, "D is checked for the files prettier formats (sub.txt is not one)", succeeds, "- tree"},
 	{[]string{"prettier", "--frob", "F", "--parser", "markdown"}, "--frob is unknown and takes F: nothing is printed", func(_, out string, _ bool) bool { return !strings.Contains(out, "x line") }, ""},
 
+	// eslint: files and folders linted (read), fixed in place with --fix;
+	// -o names the report written.
+	{[]string{"eslint", "--no-config-lookup", "-o", "R", "F"}, "-o writes the report to R", wrote("R"), "- - write tree"},
+	{[]string{"eslint", "--no-config-lookup", "--fix", "G"}, "--fix edits G (no rule: nothing to fix)", succeeds, "- - edit"},
+	{[]string{"eslint", "--frob", "F"}, "--frob is no option of eslint", rejects, ""},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
