@@ -37,13 +37,15 @@ func TestCargo(t *testing.T) {
 	})
 }
 
-// TestFormatters: gofmt, black, prettier and eslint are argument models (models/
+// TestFormatters: gofmt, black, prettier, eslint and mypy are argument
+// models (models/
 // formatters.json): a folder they check is read for the files they
 // format alone (*.go, *.py), and what they format in place is an edit the
 // write rules decide. Before the models, the developer policy's gofmt *,
 // black *, prettier * and eslint * allowed an edit of a dot-file of the
 // home folder (and a prettier plugin's code, eslint's configuration
-// wizard, which installs packages), which its
+// wizard, which installs packages; mypy's pip installs and the Python it
+// runs), which its
 // write rules ask about; gofmt -l . stays allowed, though .env is in the
 // folder, since gofmt reads its *.go files alone.
 func TestFormatters(t *testing.T) {
@@ -69,5 +71,9 @@ func TestFormatters(t *testing.T) {
 		{"eslint --init", "ask", "ask"},
 		{"eslint --fix .", "allow", "ask"},
 		{"eslint --max-warnings 0 src", "allow", "ask"},
+		{"mypy --install-types --non-interactive .", "ask", "ask"},
+		{"mypy --python-executable /tmp/x .", "ask", "ask"},
+		{"mypy --html-report ~/.config/r .", "ask", "ask"},
+		{"mypy --strict src", "allow", "ask"},
 	})
 }

@@ -75,6 +75,7 @@ var programIndex = map[string]span{
 	"mksh":           {"models/shells.json", 5193, 6282},
 	"more":           {"models/pager.json", 3013, 3644},
 	"mv":             {"models/files.json", 7874, 8844},
+	"mypy":           {"models/formatters.json", 9090, 15497},
 	"nawk":           {"models/awk.json", 22, 2370},
 	"nice":           {"models/wrappers.json", 5414, 5743},
 	"node":           {"models/node.json", 22, 51976},

@@ -165,6 +165,13 @@ var realCases = []realCase{
 	{[]string{"eslint", "--no-config-lookup", "--fix", "G"}, "--fix edits G (no rule: nothing to fix)", succeeds, "- - edit"},
 	{[]string{"eslint", "--frob", "F"}, "--frob is no option of eslint", rejects, ""},
 
+	// mypy: argparse's options, abbreviations included; folders read for
+	// their Python files.
+	{[]string{"mypy", "-c", "x = 1"}, "-c checks the code given", printed("Success"), "- value"},
+	{[]string{"mypy", "--strict-opt", "D"}, "--strict-opt is --strict-optional; D holds no Python file", both(rejects, printed("no .py")), "- tree"},
+	{[]string{"mypy", "--str", "D"}, "--str is ambiguous", rejects, ""},
+	{[]string{"mypy", "--python-executable", "F", "-c", "x = 1"}, "--python-executable runs F (not a program: it fails)", rejects, ""},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
