@@ -89,7 +89,7 @@ func (w *walker) readModel(prog string, argWords []*syntax.Word, texts []string,
 				}
 				open := opensOpen(word)
 				env := open && w.fromEnvironment(word)
-				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: open && !env, Environment: env, Pipe: pipeWord(word)})
+				args = append(args, argmodel.Arg{Text: t, Dynamic: true, OpenStart: open && !env, Environment: env && vanishes(word), Pipe: pipeWord(word)})
 			}
 			if src != nil {
 				src = append(src, i)
@@ -188,6 +188,17 @@ func dynamicWord(word *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// vanishes reports whether a word is unquoted expansions of variables
+// alone: unset, bash makes no word of it at all ($NOPE -c is -c).
+func vanishes(word *syntax.Word) bool {
+	for _, p := range word.Parts {
+		if _, ok := p.(*syntax.ParamExp); !ok {
+			return false
+		}
+	}
+	return len(word.Parts) > 0
 }
 
 // opensOpen reports whether what begins a dynamic word is unknown: it

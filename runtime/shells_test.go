@@ -49,6 +49,8 @@ func TestShellPayloads(t *testing.T) {
 			{"bash -e build.sh --fast", "allow", "allow"},
 			{"sh -x build.sh", "allow", "allow"},
 			{"bash build.sh -c 'rm -rf x'", "allow", "allow"}, // build.sh's arguments
+			{"bash $SCRIPT_DIR/build.sh", "allow", "allow"},   // a word of the host's environment and text
+			{`bash "$SCRIPT"`, "allow", "allow"},
 		} {
 			want := c.want
 			if yolo == "true" {

@@ -107,8 +107,9 @@
 //     payload, decided as a command of its own; arguments the model does
 //     not understand floor the unit as the wrapper too, since they may
 //     hide a -c (an opaque model has no floors, so that a problem means
-//     exactly that). An expansion of the host's environment where options
-//     are read is not understood either: unset, it is no word at all.
+//     exactly that). A word of the host's environment's variables alone
+//     where options are read is not understood either: unset, it is no
+//     word at all.
 //   - strict_wrapper: a program that runs another command only strict
 //     mode looks into (npx, su -c); strict_runs: one only when it is
 //     given a command line (mksh -c CMD, fish -c CMD; mksh FILE runs a

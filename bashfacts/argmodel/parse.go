@@ -19,11 +19,11 @@ type Arg struct {
 	// with an expansion, or bash may split it): it may begin with "-" and
 	// be an option.
 	OpenStart bool
-	// Environment is set for a word that would open so but for being a
-	// variable of the host's environment ($EDITOR), which the agent does
-	// not choose and which is read as one operand. An opaque wrapper
-	// reads it as open: unset, it is no word at all, and the -c after it
-	// is the shell's (bash $NOPE -c CMD).
+	// Environment is set for a word that would open so but for being
+	// variables of the host's environment alone ($EDITOR), which the
+	// agent does not choose and which is read as one operand. An opaque
+	// wrapper reads it as open: unset, it is no word at all, and the -c
+	// after it is the shell's (bash $NOPE -c CMD).
 	Environment bool
 	// Glob is set when the word holds an unquoted glob: bash may replace
 	// it by file names, several words or none.
