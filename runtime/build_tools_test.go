@@ -37,8 +37,8 @@ func TestCargo(t *testing.T) {
 	})
 }
 
-// TestFormatters: gofmt, black, prettier, eslint and mypy are argument
-// models (models/
+// TestFormatters: gofmt, black, prettier, eslint, mypy and tsc are
+// argument models (models/
 // formatters.json): a folder they check is read for the files they
 // format alone (*.go, *.py), and what they format in place is an edit the
 // write rules decide. Before the models, the developer policy's gofmt *,
@@ -75,5 +75,10 @@ func TestFormatters(t *testing.T) {
 		{"mypy --python-executable /tmp/x .", "ask", "ask"},
 		{"mypy --html-report ~/.config/r .", "ask", "ask"},
 		{"mypy --strict src", "allow", "ask"},
+		{"tsc --outDir ~/.cache/x", "ask", "ask"},
+		{"tsc ~/.config/x.ts", "ask", "ask"}, // writes ~/.config/x.js
+		{"tsc --noEmit", "allow", "ask"},
+		{"tsc --strict false --noEmit -p .", "allow", "ask"},
+		{"tsc -b --verbose", "allow", "ask"},
 	})
 }

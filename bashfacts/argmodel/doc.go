@@ -57,7 +57,9 @@
 //     word, after which the bundle goes on (perl -l[octal]: -lne is -l -n
 //     -e); "next": always the next word not yet taken, never the rest of
 //     the bundle, which goes on (bash -oc pipefail CMD is -o pipefail -c
-//     CMD; screen -dmS NAME); "until": every word up to one of
+//     CMD; screen -dmS NAME); "choice": the next word when it is one of
+//     the option's choices, else none (tsc --strict false); "until":
+//     every word up to one of
 //     "until", as find -exec … ;), role of the value ("value" by default),
 //     sets (modes the option turns on), choices and choice_sets (a value
 //     that must be one of choices, by unambiguous prefix, and the modes one

@@ -154,6 +154,7 @@ var programIndex = map[string]span{
 	"tree":           {"models/pager.json", 3650, 5533},
 	"true":           {"models/builtins.json", 119, 168},
 	"truncate":       {"models/change.json", 4455, 4852},
+	"tsc":            {"models/formatters.json", 15503, 27434},
 	"uniq":           {"models/text.json", 6242, 7054},
 	"unlink":         {"models/remove.json", 1069, 1233},
 	"watch":          {"models/wrappers.json", 6534, 7381},

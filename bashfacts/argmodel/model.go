@@ -132,6 +132,10 @@ const (
 	// never the rest of the option's word, after which the bundle goes
 	// on (bash -oc pipefail CMD is -o pipefail -c CMD; screen -dmS NAME).
 	argNext = "next"
+	// argChoice is a value that is the next word only when that word is
+	// one of the option's choices, and none otherwise (tsc --strict false,
+	// tsc --strict src/a.ts).
+	argChoice = "choice"
 )
 
 // file is one JSON model file.
@@ -766,7 +770,7 @@ func (o *Opt) check(prog string) error {
 		o.Arg = argNone
 	}
 	switch o.Arg {
-	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe, argAttached, argNext:
+	case argNone, argRequired, argOptional, argUntil, argWords, argMaybe, argAttached, argNext, argChoice:
 	default:
 		return fmt.Errorf("%s %s: unknown arg %q", prog, o.Names[0], o.Arg)
 	}
@@ -775,6 +779,9 @@ func (o *Opt) check(prog string) error {
 	}
 	if !roles[o.Role] {
 		return fmt.Errorf("%s %s: unknown role %q", prog, o.Names[0], o.Role)
+	}
+	if o.Arg == argChoice && len(o.Choices) == 0 {
+		return fmt.Errorf("%s %s: the arity \"choice\" needs choices", prog, o.Names[0])
 	}
 	if o.Arg == argNone && (o.Role != Value || len(o.Choices) > 0) {
 		return fmt.Errorf("%s %s: an option without a value has no role or choices", prog, o.Names[0])

@@ -172,6 +172,13 @@ var realCases = []realCase{
 	{[]string{"mypy", "--str", "D"}, "--str is ambiguous", rejects, ""},
 	{[]string{"mypy", "--python-executable", "F", "-c", "x = 1"}, "--python-executable runs F (not a program: it fails)", rejects, ""},
 
+	// tsc: a boolean option takes the next word only when it is true or
+	// false; files compiled write their output beside them (an edit).
+	{[]string{"tsc", "--strict", "false", "--noEmit", "F"}, "false is --strict's value: F is the root file (not TypeScript)", both(rejects, printed("resolve the path 'F'")), "- value - read"},
+	{[]string{"tsc", "--strict", "F"}, "F is a root file, not --strict's value", both(rejects, printed("resolve the path 'F'")), "- edit"},
+	{[]string{"tsc", "--outDir", "O", "--version"}, "--outDir takes a value", printed("Version"), "- write -"},
+	{[]string{"tsc", "--frob"}, "--frob is no option of tsc", rejects, ""},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},

@@ -1,6 +1,7 @@
 package argmodel
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -175,6 +176,14 @@ func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 			return 0, ps.take(p, o, &words[i], val, args[i])
 		}
 		if i+1 < len(args) && !args[i+1].OpenStart && !(len(args[i+1].Text) > 1 && args[i+1].Text[0] == '-') {
+			return 1, ps.separate(p, o, spelt, args, i+1, words)
+		}
+		return 0, ps.use(p, o, "", false, false)
+	case argChoice:
+		if hasVal {
+			return 0, ps.take(p, o, &words[i], val, args[i])
+		}
+		if i+1 < len(args) && !args[i+1].Dynamic && slices.Contains(o.Choices, args[i+1].Text) {
 			return 1, ps.separate(p, o, spelt, args, i+1, words)
 		}
 		return 0, ps.use(p, o, "", false, false)
