@@ -37,8 +37,8 @@ func TestCargo(t *testing.T) {
 	})
 }
 
-// TestFormatters: gofmt, black, prettier, eslint, mypy and tsc are
-// argument models (models/
+// TestFormatters: gofmt, black, prettier, eslint, mypy, tsc and
+// golangci-lint are argument models (models/
 // formatters.json): a folder they check is read for the files they
 // format alone (*.go, *.py), and what they format in place is an edit the
 // write rules decide. Before the models, the developer policy's gofmt *,
@@ -80,5 +80,10 @@ func TestFormatters(t *testing.T) {
 		{"tsc --noEmit", "allow", "ask"},
 		{"tsc --strict false --noEmit -p .", "allow", "ask"},
 		{"tsc -b --verbose", "allow", "ask"},
+		{"golangci-lint run --fix ~/.config/x", "ask", "ask"},
+		{"golangci-lint run --output.json.path ~/.bashrc", "ask", "ask"},
+		{"golangci-lint custom", "ask", "ask"},
+		{"golangci-lint run ./...", "allow", "ask"},
+		{"golangci-lint fmt", "allow", "ask"},
 	})
 }

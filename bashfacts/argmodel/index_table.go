@@ -48,6 +48,7 @@ var programIndex = map[string]span{
 	"gmake":          {"models/build.json", 25691, 28064},
 	"go":             {"models/build.json", 22, 25685},
 	"gofmt":          {"models/formatters.json", 22, 651},
+	"golangci-lint":  {"models/formatters.json", 27440, 34617},
 	"grep":           {"models/grep.json", 22, 3409},
 	"gsed":           {"models/sed.json", 22, 1204},
 	"gtar":           {"models/archive.json", 22, 9619},

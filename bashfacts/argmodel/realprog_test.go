@@ -179,6 +179,12 @@ var realCases = []realCase{
 	{[]string{"tsc", "--outDir", "O", "--version"}, "--outDir takes a value", printed("Version"), "- write -"},
 	{[]string{"tsc", "--frob"}, "--frob is no option of tsc", rejects, ""},
 
+	// golangci-lint (cobra's flags): -v is a flag of every command.
+	{[]string{"golangci-lint", "-v", "version"}, "-v before the command", printed("golangci-lint has version"), "- subcommand"},
+	{[]string{"golangci-lint", "run", "--frob"}, "--frob is no flag of golangci-lint run", rejects, ""},
+	{[]string{"golangci-lint", "run", "--output.json.path", "R", "D"}, "the path takes the next word; D holds no Go file", rejects, "subcommand - write read"},
+	{[]string{"golangci-lint", "fmt", "--diff", "F"}, "--diff prints the changes F would take", succeeds, "subcommand - read"},
+
 	// mkdir creates its operands.
 	{[]string{"mkdir", "H"}, "H is created", wrote("H"), "write"},
 	{[]string{"mkdir", "-pvm700", "H/I"}, "-m takes the rest of the bundle", both(wrote("H/I"), modeIs("H/I", 0o777, 0o700)), "value write"},
