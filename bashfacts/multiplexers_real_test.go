@@ -45,11 +45,7 @@ func TestTmuxRunsWhatRegateReads(t *testing.T) {
 			if _, err := exec.LookPath("tmux"); err != nil || errBash != nil {
 				return // the reading is checked; tmux is not here to run
 			}
-			out := filepath.Join(dir, "out")
-			rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
-			if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			out := writeRec(t, dir)
 			env := append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "TMUX_TMPDIR="+dir, "TMUX=", "HOME="+dir, "SHELL=/bin/sh", "ENV=")
 			run := exec.Command(bash, "-c", strings.Replace(cmd, "tmux ", "tmux -f /dev/null ", 1))
 			run.Dir, run.Env, run.Stdin = dir, env, strings.NewReader("")
@@ -63,16 +59,11 @@ func TestTmuxRunsWhatRegateReads(t *testing.T) {
 			if c.real != "" {
 				want = c.real
 			}
-			real := "-"
-			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-				if b, _ := os.ReadFile(out); len(b) > 0 {
-					real = strings.Join(strings.Fields(string(b)), " ")
-					break
-				}
-				if want == "-" && time.Now().After(deadline.Add(-2*time.Second)) {
-					break // nothing is to run: a second is enough to see that nothing did
-				}
+			wait := 3 * time.Second
+			if want == "-" {
+				wait = time.Second // nothing is to run: a second is enough to see that nothing did
 			}
+			real := recorded(out, wait)
 			if real != want {
 				t.Errorf("tmux ran rec with %q; the row says %q\n%s", real, want, msg)
 			}
@@ -108,11 +99,7 @@ func TestScreenRunsWhatRegateReads(t *testing.T) {
 			if _, err := exec.LookPath("screen"); err != nil || errBash != nil {
 				return // the reading is checked; screen is not here to run
 			}
-			out := filepath.Join(dir, "out")
-			rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
-			if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			out := writeRec(t, dir)
 			sockets := filepath.Join(dir, "sockets")
 			if err := os.Mkdir(sockets, 0o700); err != nil {
 				t.Fatal(err)
@@ -121,13 +108,7 @@ func TestScreenRunsWhatRegateReads(t *testing.T) {
 			run.Dir, run.Stdin = dir, strings.NewReader("")
 			run.Env = append(os.Environ(), "SCREENDIR="+sockets, "HOME="+dir, "STY=")
 			msg, _ := run.CombinedOutput()
-			real := "-"
-			for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-				if b, _ := os.ReadFile(out); len(b) > 0 {
-					real = strings.Join(strings.Fields(string(b)), " ")
-					break
-				}
-			}
+			real := recorded(out, 3*time.Second)
 			if real != c.want {
 				t.Errorf("screen ran rec with %q; the row says %q\n%s", real, c.want, msg)
 			}

@@ -109,11 +109,7 @@ func TestShellsRunWhatTheShellRuns(t *testing.T) {
 		t.Skip("no bash")
 	}
 	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
-	if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	out := writeRec(t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "F"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -139,11 +135,7 @@ func TestShellsRunWhatTheShellRuns(t *testing.T) {
 			run.Dir, run.Stdin = dir, strings.NewReader("")
 			run.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "HOME="+dir)
 			msg, _ := run.CombinedOutput()
-			b, _ := os.ReadFile(out)
-			real := "-"
-			if len(b) > 0 {
-				real = strings.Join(strings.Fields(string(b)), " ")
-			}
+			real := recorded(out, 0)
 			want := c.want
 			if c.real != "" {
 				want = c.real

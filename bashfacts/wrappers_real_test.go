@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/regate/regate/bashfacts"
 )
 
 // wrapperCases are commands that run the program rec through a wrapper,
@@ -133,11 +131,7 @@ func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
 		t.Skip("no bash")
 	}
 	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	rec := "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '" + out + "'\n"
-	if err := os.WriteFile(filepath.Join(dir, "rec"), []byte(rec), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	out := writeRec(t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "F"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -164,11 +158,7 @@ func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
 			run.Dir, run.Stdin = dir, strings.NewReader("")
 			run.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
 			msg, _ := run.CombinedOutput()
-			b, _ := os.ReadFile(out)
-			real := "-"
-			if len(b) > 0 {
-				real = strings.Join(strings.Fields(string(b)), " ")
-			}
+			real := recorded(out, 0)
 			if c.cmd == "flock F --command 'rec a; rec b'" {
 				real = strings.Fields(real)[0] // rec ran twice, a then b
 			}
@@ -181,21 +171,4 @@ func TestWrappersRunWhatTheProgramRuns(t *testing.T) {
 			}
 		})
 	}
-}
-
-// recRun returns the words after rec in the first unit of rec regate
-// finds in cmd, or "-".
-func recRun(t *testing.T, cmd string) string {
-	t.Helper()
-	f, err := bashfacts.Extract(cmd)
-	if err != nil {
-		t.Fatalf("%q: %v", cmd, err)
-	}
-	for _, u := range f.Units {
-		if u.Program == "rec" {
-			words := strings.Fields(u.Text)
-			return strings.Join(words[1:], " ")
-		}
-	}
-	return "-"
 }
