@@ -116,6 +116,9 @@ func TestInterpreters(t *testing.T) {
 		{"bash <(cat f.py)", "ask"},
 		{"source <(cat f.py)", "ask"},
 		{". /dev/stdin <<< 'rm -rf x'", "ask"},
+		{"bash /dev//stdin <<< 'rm -rf x'", "ask"}, // the path as the kernel reads it
+		{"python3 /proc/self/fd/../fd/0 <<< 'import os'", "ask"},
+		{"bash ../../../../../../../dev/stdin <<< 'rm -rf x'", "ask"},
 		{"source f.py", "allow"},
 		{". ./f.py a b", "allow"},
 		{"python3 f.py <(cat f.js)", "allow"},

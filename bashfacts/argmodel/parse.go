@@ -2,6 +2,7 @@ package argmodel
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -468,7 +469,7 @@ func (ps *parser) operands(p *Program, args []Arg, words []Word, operands []int)
 	for _, s := range front {
 		if k < end {
 			if s.Program {
-				ps.programFile(p, args[operands[k]])
+				ps.programFile(args[operands[k]])
 			}
 			ps.operand(p, args, words, operands[k], s, false)
 			k++
@@ -610,19 +611,36 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 }
 
 // stdinFiles are the names of standard input a program may be given for
-// the file of its code (bash /dev/stdin <<< CODE runs CODE).
+// the file of its code (bash /dev/stdin <<< CODE runs CODE), as
+// path.Clean spells them.
 var stdinFiles = map[string]bool{"-": true, "/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true, "/proc/thread-self/fd/0": true}
 
 // programFile reads the operand that names the file of the program's
-// code: standard input, or a pipe from a command (python3 <(curl …)),
+// code: standard input, however the path is spelt (/dev//stdin,
+// /proc/self/fd/../fd/0, ../../../dev/stdin), or a pipe from a command
+// (python3 <(curl …)),
 // whose code regate does not see.
-func (ps *parser) programFile(p *Program, a Arg) {
+func (ps *parser) programFile(a Arg) {
 	switch {
 	case a.Pipe:
 		ps.r.PipedCode = a.Text
-	case !a.Dynamic && stdinFiles[a.Text]:
+	case !a.Dynamic && (a.Text == "-" || stdinFiles[rooted(a.Text)]):
 		ps.r.StdinCode = true
 	}
+}
+
+// rooted is a path as path.Clean spells it, its leading ".." components
+// read as the root they reach from a folder deep enough
+// (../../../dev/stdin is /dev/stdin from /home/u/repo).
+func rooted(p string) string {
+	p = path.Clean(p)
+	if !strings.HasPrefix(p, "../") {
+		return p
+	}
+	for strings.HasPrefix(p, "../") {
+		p = strings.TrimPrefix(p, "../")
+	}
+	return "/" + p
 }
 
 // assigned reads the operand a of an assign slot: NAME=value, the value
