@@ -54,6 +54,7 @@ var extractTable = []string{
 	`local v=$(id -u)`,
 	`readonly R=$(uname)`,
 	`echo ${x:-$(rm default)}`,
+	`echo "${a[$(rm idx)]}" ${!p} "$v"`,
 	`echo $(( $(wc -l < f) + 1 ))`,
 	`[[ -f $(rm probe) ]]`,
 	`(( n = $(count) ))`,

@@ -319,9 +319,16 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 	if n == nil || w.err != nil {
 		return
 	}
-	if word, ok := n.(*syntax.Word); ok && staticWord(word) {
-		return // nothing to walk: spares the walk and its closure
+	if word, ok := n.(*syntax.Word); ok && !substitutes(word.Parts) {
+		return // nothing to walk
 	}
+	w.walkSubsts(n, sc)
+}
+
+// walkSubsts is substs' walk, in a function of its own: its closure moves
+// sc to the heap on entry, which the words without a substitution (nearly
+// all) do not pay.
+func (w *walker) walkSubsts(n syntax.Node, sc scope) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
@@ -341,6 +348,38 @@ func (w *walker) substs(n syntax.Node, sc scope) {
 		}
 		return true
 	})
+}
+
+// substitutes reports whether word parts may hold a command or process
+// substitution: false only for literal and quoted text and plain
+// parameters ($x, "$x", ${x}), the words of nearly every command, which
+// hold none. Anything else (${x:-$(…)}, $((…)), a substitution) is walked.
+func substitutes(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if substitutes(p.Parts) {
+				return true
+			}
+		case *syntax.ParamExp:
+			if !plainParam(p) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// plainParam reports whether a parameter expansion is $name or ${name}
+// alone, with nothing that could hold a word of its own.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Flags == nil && p.NestedParam == nil &&
+		!p.Excl && !p.Length && !p.Width && !p.IsSet && p.Names == 0 &&
+		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
+		p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil && p.Repl == nil && p.Exp == nil
 }
 
 // staticWord reports whether a word is only literal and single-quoted
