@@ -201,6 +201,9 @@ type Token struct {
 	// Compose says how docker compose locates the project the token's
 	// folder holds (role compose); nil for any other role.
 	Compose *ComposeOptions `json:"compose,omitempty"`
+	// Archive says where an archive the unit extracts (role archive:
+	// unzip) writes its entries.
+	Archive *ArchiveNames `json:"archive,omitempty"`
 }
 
 // PatchNames say how git apply turns the names a patch holds into paths:
@@ -216,6 +219,16 @@ type PatchNames struct {
 	Directory string `json:"directory,omitempty"`
 	Unknown   string `json:"unknown,omitempty"`
 	Text      string `json:"text,omitempty"`
+}
+
+// ArchiveNames say how unzip turns an archive's entry names into paths:
+// under Directory (-d, the token's directory when empty), as named or,
+// with Junk (-j), under their base names alone. Unknown says why they
+// cannot be known (a -d value bash expands at run time).
+type ArchiveNames struct {
+	Directory string `json:"directory,omitempty"`
+	Junk      bool   `json:"junk,omitempty"`
+	Unknown   string `json:"unknown,omitempty"`
 }
 
 // ComposeOptions are the options docker compose locates its project by:

@@ -379,7 +379,7 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		if m.src != nil {
 			i = m.src[k]
 		}
-		if m.args[k].Dynamic && pipeWord(m.words[i]) && wd.Role != argmodel.Patch && wd.Role != argmodel.TreeDelete {
+		if m.args[k].Dynamic && pipeWord(m.words[i]) && wd.Role != argmodel.Patch && wd.Role != argmodel.Archive && wd.Role != argmodel.TreeDelete {
 			// <(cmd) or >(cmd): /dev/fd/N, a pipe to or from a command
 			// walked as units of its own (diff <(sort a) <(sort b)); what
 			// the program reads from it or writes into it is that
@@ -432,10 +432,17 @@ func (m *modelRead) attachFilters(toks []Token) {
 	var f Filters
 	names := PatchNames{Strip: 1}
 	var compose ComposeOptions
+	archive := ArchiveNames{Junk: m.res.JunkPaths}
 	for k, wd := range m.res.Words {
 		switch wd.Filter {
 		case argmodel.FilterStrip, argmodel.FilterDirectory:
 			names.set(wd, m.args[k].Dynamic)
+			continue
+		case argmodel.FilterArchiveDir:
+			archive.Directory = wd.Value // the last -d counts, as in unzip
+			if m.args[k].Dynamic {
+				archive.Unknown = "the folder of -d is known only when bash runs the command"
+			}
 			continue
 		case argmodel.FilterComposeFile, argmodel.FilterComposeEnvFile, argmodel.FilterComposeDirectory:
 			compose.set(wd, m.args[k].Dynamic)
@@ -466,6 +473,9 @@ func (m *modelRead) attachFilters(toks []Token) {
 				n.Text = toks[i].Patch.Text // a patch read from a heredoc
 			}
 			toks[i].Patch = &n
+		case argmodel.Archive:
+			a := archive
+			toks[i].Archive = &a
 		case argmodel.Compose:
 			c := compose
 			c.Assigned = m.w.variableNames()

@@ -199,6 +199,11 @@ func (e *Env) readPatch(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readLimited(f)
+}
+
+// readLimited reads a file of at most maxPatchBytes.
+func readLimited(f io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(f, maxPatchBytes+1))
 	if err != nil {
 		return nil, err

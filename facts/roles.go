@@ -49,6 +49,10 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 		// The patch on the read surface, and each file it names on the
 		// write surface (patch.go).
 		return e.appendPatchChecks(out, c, t, base)
+	case argmodel.Archive:
+		// The archive on the read surface, and each file its entries make
+		// on the write surface (archive.go).
+		return e.appendArchiveChecks(out, c, t, base)
 	case argmodel.Write:
 		out = e.appendWriteChecks(out, c, bashfacts.WriteCreate)
 		return e.appendIntoChecks(out, t, base)

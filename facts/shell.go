@@ -168,6 +168,17 @@ func (e *Env) appendTokenChecks(out []Check, t bashfacts.Token, base string) []C
 	}
 	first := len(out)
 	c, f, ok := e.tokenCheck(t, base)
+	if !ok && t.Bare && !t.SpecOnly {
+		// A bare name that does not exist is no path of this call, but a
+		// patch or an archive of that name may be made by the command
+		// before git apply or unzip reads it (printf … > p && git apply p).
+		switch t.Role {
+		case argmodel.Patch:
+			return append(out, patchFloor(t, "it does not exist"))
+		case argmodel.Archive:
+			return append(out, archiveFloor(t, "it does not exist"))
+		}
+	}
 	if t.SpecOnly && ok && t.Role == argmodel.Stat {
 		// A path a program examines (ls -l, stat, find's start point, git
 		// ls-files) is not read, so strict mode leaves it to the spec's

@@ -87,3 +87,56 @@ func TestFormatters(t *testing.T) {
 		{"golangci-lint fmt", "allow", "ask"},
 	})
 }
+
+// TestGlobalInstallsAndFetchedCode: npm's and pnpm's -g change the global
+// folder of packages, whose programs come early on PATH (as cargo install
+// and pip install --user do), and go run MODULE@VERSION runs code it
+// fetches, not the project's. The developer policy allows npm *, pnpm *
+// and go *; each ask below was allowed in its strict mode before. The
+// default policy denies npm (its rule says to use pnpm) but for npm ls.
+func TestGlobalInstallsAndFetchedCode(t *testing.T) {
+	fsys := facts.MapFS{"/home/u/repo/package.json": "file", "/home/u/repo/main.go": "file"}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"npm install -g typescript", "ask", "deny"},
+		{"npm i --global x", "ask", "deny"},
+		{"npm -g install x", "ask", "deny"},
+		{"npm uninstall -g x", "ask", "deny"},
+		{"pnpm add -g x", "ask", "ask"},
+		{"go run example.com/tool@latest", "ask", "ask"},
+		{"npm install", "allow", "deny"},
+		{"npm install lodash", "allow", "deny"},
+		{"npm ls -g", "allow", "allow"},
+		{"pnpm add -D vitest", "allow", "ask"},
+		{"go run ./cmd/server -addr :8080", "allow", "ask"},
+		{"go run main.go user@example.com", "allow", "ask"},
+	})
+}
+
+// TestTestRunners: jest and vitest are argument models (models/
+// testrunners.json, generated from their help and held to it). The
+// developer policy allows jest * and vitest *; before the models, the
+// reports below were written where its write rules ask, jest's unknown
+// --NAME=VALUE (which jest copies into its configuration: a module it
+// loads) and vitest's --execArgv (node's options) were allowed.
+func TestTestRunners(t *testing.T) {
+	fsys := facts.MapFS{"/home/u/.bashrc": "file", "/home/u/repo/package.json": "file", "/home/u/repo/src/app.test.ts": "file"}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"jest --outputFile ~/.bashrc --json", "ask", "ask"},
+		{"jest --snapshotResolver=./x.js", "ask", "ask"},
+		{"jest --clearCache --cacheDirectory '<rootDir>/../.bashrc'", "ask", "ask"},
+		{"vitest run --outputFile=~/.bashrc", "ask", "ask"},
+		{"vitest run -r sub --outputFile=../../.bashrc", "ask", "ask"},
+		{"vitest --execArgv=--require=/tmp/x.js run", "ask", "ask"},
+		{"vitest init browser", "ask", "ask"},
+		{"jest", "allow", "ask"},
+		{"jest src/app.test.ts --coverage", "allow", "ask"},
+		{"jest -t 'logs in' --ci", "allow", "ask"},
+		{"vitest run", "allow", "ask"},
+		{"vitest run src/app.test.ts --reporter=verbose", "allow", "ask"},
+		{"vitest --run --coverage", "allow", "ask"},
+	})
+}

@@ -69,23 +69,30 @@ func TestGitApplyWritesWhatGitWrites(t *testing.T) {
 			if out, err := run.CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", tc.cmd, err, out)
 			}
-			changed := changedPaths(dir, before, withModes(dir, snapshot(dir)))
-			if len(changed) == 0 {
-				t.Fatalf("%s changed nothing: the case does not test a write", tc.cmd)
-			}
-			for _, p := range changed {
-				if !slices.Contains(ours, p) {
-					t.Errorf("git apply wrote %s; regate's writes: %v", p, ours)
-				}
-			}
-			if tc.exact {
-				for _, p := range ours {
-					if !slices.Contains(changed, p) {
-						t.Errorf("regate gates a write of %s, which git did not write (git wrote %v)", p, changed)
-					}
-				}
-			}
+			checkWrites(t, tc.cmd, ours, changedPaths(dir, before, withModes(dir, snapshot(dir))), tc.exact)
 		})
+	}
+}
+
+// checkWrites holds regate's writes for cmd (ours) to the files the real
+// program changed: every one of them is among ours, and, when exact, ours
+// are no more.
+func checkWrites(t *testing.T, cmd string, ours, changed []string, exact bool) {
+	t.Helper()
+	if len(changed) == 0 {
+		t.Fatalf("%s changed nothing: the case does not test a write", cmd)
+	}
+	for _, p := range changed {
+		if !slices.Contains(ours, p) {
+			t.Errorf("%s wrote %s; regate's writes: %v", cmd, p, ours)
+		}
+	}
+	if exact {
+		for _, p := range ours {
+			if !slices.Contains(changed, p) {
+				t.Errorf("regate gates a write of %s, which %s did not write (it wrote %v)", p, cmd, changed)
+			}
+		}
 	}
 }
 

@@ -136,7 +136,13 @@ func readOrdinaryProject(t *testing.T) facts.MapFS {
 	fsys := facts.MapFS{}
 	eachLine(t, ordinaryDir+"project.txt", func(line string) {
 		name, value := line, "file"
-		if n, target, ok := strings.Cut(line, " -> "); ok {
+		if n, entries, ok := strings.Cut(line, " [zip] "); ok {
+			var files [][2]string
+			for _, f := range strings.Fields(entries) {
+				files = append(files, [2]string{f, f + "\n"})
+			}
+			name, value = n, "file:"+zipOf(t, files...)
+		} else if n, target, ok := strings.Cut(line, " -> "); ok {
 			name, value = n, "link:"+target
 		} else if n, text, ok := strings.Cut(line, ": "); ok {
 			name, value = n, "file:"+strings.ReplaceAll(text, `\n`, "\n")

@@ -165,6 +165,9 @@
 //     '!*.lock' excludes: {"!": "pattern"}).
 //   - ends: options end after this one, every word after it an operand
 //     (python -c CMD and -m MOD: the rest are the program's arguments).
+//   - modules (with ends): a value that names one of these modules hands
+//     the words after it to the model of the program the map gives
+//     (python -m pytest -x is read as pytest -x).
 //   - stdin: the program reads its code from standard input (bash -s),
 //     as a program slot without an operand says.
 //   - floor_if_contains: the floor applies only to a value that holds one

@@ -50,6 +50,12 @@ const (
 	// (git apply): facts reads the patch and gates each file it names as
 	// a write (facts/patch.go).
 	Patch = "patch"
+	// Archive is a zip archive the program extracts (unzip): facts reads
+	// its entries and gates each file they make as a write
+	// (facts/archive.go). The folder it extracts into travels with it
+	// (filter "archive-dir"), and so does whether it keeps the entries'
+	// folders (the mode "junk-paths": Result.JunkPaths).
+	Archive = "archive"
 	// Compose is the folder a docker compose project is found from: facts
 	// loads the project as compose does (facts/compose.go) and gates the
 	// files it reads and mounts. The compose options that locate it
@@ -94,17 +100,30 @@ const (
 
 var languages = map[string]bool{"": true, Sed: true, Awk: true}
 
+// late reports whether a is one of p's LateOptions.
+func (p *Program) late(a Arg) bool {
+	if a.Dynamic {
+		return false
+	}
+	for _, n := range p.LateOptions {
+		if a.Text == n || (len(n) == 2 && strings.HasPrefix(a.Text, n) && p.exact[n] != nil && p.exact[n].Arg != argNone) {
+			return true
+		}
+	}
+	return false
+}
+
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch, Compose:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch, Archive, Compose:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
 // Syntaxes of a program's options.
 const (
@@ -190,6 +209,10 @@ type Program struct {
 	// a value (zsh and ksh take every name of set -o as --NAME and refuse
 	// a name they do not know).
 	LongFlags bool `json:"long_flags,omitempty"`
+	// LateOptions are options the program reads after its first operand
+	// even when options stop there (unzip ARCHIVE -x NAMES -d DIR): given
+	// as written, or with the value attached to a short one (-dDIR).
+	LateOptions []string `json:"late_options,omitempty"`
 	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
 	DashEnds bool `json:"dash_ends,omitempty"`
 	// Separator is a word that ends a subcommand's words, after which
@@ -331,6 +354,12 @@ type Opt struct {
 	// operand whatever it looks like (python -c CMD and -m MOD: the words
 	// after them are the program's arguments).
 	Ends bool `json:"ends,omitempty"`
+	// Modules: a value that names one of these modules hands the words
+	// after it to the model of the program the map gives, which reads
+	// them as the module does (python -m pytest -x is pytest -x; pip,
+	// black and mypy too). A module not in the map keeps the option's
+	// own reading.
+	Modules map[string]string `json:"modules,omitempty"`
 	// Stdin: the program reads its code from standard input (bash -s:
 	// Result.StdinCode).
 	Stdin bool `json:"stdin,omitempty"`
@@ -348,10 +377,16 @@ const (
 	FilterStrip      = "strip"
 	FilterDirectory  = "directory"
 
+	FilterArchiveDir = "archive-dir"
+
 	FilterComposeFile      = "compose-file"
 	FilterComposeEnvFile   = "compose-env-file"
 	FilterComposeDirectory = "compose-directory"
 )
+
+// ModeJunkPaths is the mode of an option that writes an archive's entries
+// under their base names alone (unzip -j: Result.JunkPaths).
+const ModeJunkPaths = "junk-paths"
 
 // Slot takes operands.
 type Slot struct {
@@ -536,6 +571,18 @@ func (p *Program) compileBody(name string) error {
 	sort.Strings(p.longs)
 	if err := p.checkProgram(name); err != nil {
 		return err
+	}
+	for _, o := range p.Options {
+		for module, program := range o.Modules {
+			if _, ok := programIndex[program]; !ok || !o.Ends {
+				return fmt.Errorf("%s: %s's module %s needs an option that ends the options and a program with a model, not %s", name, o.Names[0], module, program)
+			}
+		}
+	}
+	for _, n := range p.LateOptions {
+		if p.exact[n] == nil {
+			return fmt.Errorf("%s: late_options names %s, which is not an option", name, n)
+		}
 	}
 	if p.LeadingNumber != "" && p.exact[p.LeadingNumber] == nil {
 		return fmt.Errorf("%s: leading_number names %s, which is not an option", name, p.LeadingNumber)
@@ -759,7 +806,7 @@ func (s *Slot) check(prog string) error {
 func (o *Opt) check(prog string) error {
 	switch o.Filter {
 	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory,
-		FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
+		FilterArchiveDir, FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
 	default:
 		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
 	}

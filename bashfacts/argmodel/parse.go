@@ -66,6 +66,9 @@ type Result struct {
 	Words []Word
 	// Defaults are the operands the program uses in place of absent ones.
 	Defaults []Default
+	// JunkPaths is set when the program writes an archive's entries under
+	// their base names alone (unzip -j: the mode "junk-paths").
+	JunkPaths bool
 	// StdinPatch names the program ("git apply") when it reads a patch
 	// (role patch) from its standard input: no patch operand, or "-". The
 	// caller knows what that input is (a heredoc it can read, or not).
@@ -216,6 +219,26 @@ type parser struct {
 	// command's arguments (a subcommand's are after its name): the
 	// indexes of runFlags and runAs are the command's.
 	off int
+	// module is the program an option's value hands the words after it
+	// to (Opt.Modules: python -m pytest).
+	module string
+}
+
+// handOff reads the words after an option whose value names a module of
+// a program regate has a model of (python -m pytest …) with that model,
+// as the module reads them, once p's own options are finished.
+func (ps *parser) handOff(p *Program, rest []Arg, at int) {
+	name := ps.module
+	ps.module = ""
+	if !ps.finish(p) {
+		return
+	}
+	model, err := lookup(name)
+	if err != nil || model == nil {
+		ps.fail("%s: regate's model of %s failed to load: %v", p.name, name, err)
+		return
+	}
+	ps.program(model, rest, at)
 }
 
 // pendingRole is an option value whose role is decided once every option
@@ -249,6 +272,15 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	var pathspecs []Arg // the operands after "--"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if optionsDone && !dashDash && len(operands) > 0 && p.late(a) {
+			// unzip ARCHIVE … -x NAMES -d DIR: read after the operand.
+			n, _, ok := ps.option(p, args, i, words)
+			if !ok {
+				return
+			}
+			i += n
+			continue
+		}
 		if !optionsDone {
 			if a.Text == "--" && !a.Dynamic {
 				words[i].Role = Option
@@ -297,6 +329,10 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				sawOption = sawOption || !leading
 				i += n
 				optionsDone = ps.ended
+				if ps.module != "" {
+					ps.handOff(p, args[i+1:], off+i+1)
+					return
+				}
 				continue
 			}
 		}
@@ -445,6 +481,7 @@ func (ps *parser) finish(p *Program) bool {
 			ps.fail("%s %s", p.name, c.Reason)
 		}
 	}
+	ps.r.JunkPaths = ps.holds([]string{ModeJunkPaths}, nil)
 	return true
 }
 

@@ -1,8 +1,11 @@
 package argmodel_test
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -309,33 +312,77 @@ func TestModelsAgainstRealPrograms(t *testing.T) {
 
 // checkRealCase runs c's command in a scratch folder (when its program is
 // installed), checks the row's claim, then the model's reading.
-func checkRealCase(t *testing.T, c realCase) {
+func checkRealCase(t *testing.T, c realCase) { checkRealCaseWith(t, c, realRun{}) }
+
+// realRun says how a row's command runs beyond checkRealCase's scratch
+// folder: more files in it (an archive for unzip, a test for jest), more
+// environment, a folder whose name holds none of the row's words (jest's
+// patterns and vitest's filters would match t.TempDir's), a time limit.
+type realRun struct {
+	files    map[string]string
+	env      []string
+	plainDir bool
+	timeout  time.Duration
+}
+
+// checkRealCaseWith is checkRealCase run as r says.
+func checkRealCaseWith(t *testing.T, c realCase, r realRun) {
 	if bin, err := exec.LookPath(c.cmd[0]); err == nil {
-		dir := t.TempDir()
-		for name, body := range map[string]string{"F": "a\nx line\n", "G": "a\n", "D/sub.txt": "sub\n"} {
-			p := filepath.Join(dir, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		old := time.Date(2001, time.January, 2, 0, 0, 0, 0, time.UTC)
-		if err := os.Chtimes(filepath.Join(dir, "D/sub.txt"), old, old); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Mkdir(filepath.Join(dir, "E"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		run := exec.Command(bin, c.cmd[1:]...)
+		dir := scratchFolder(t, r)
+		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(r.timeout, 2*time.Minute))
+		defer cancel()
+		run := exec.CommandContext(ctx, bin, c.cmd[1:]...)
 		run.Dir, run.Stdin = dir, strings.NewReader("")
-		run.Env = append(slicesWithout(os.Environ(), "POSIXLY_CORRECT="), "LC_ALL=C")
+		run.Env = append(append(slicesWithout(os.Environ(), "POSIXLY_CORRECT="), "LC_ALL=C"), r.env...)
 		out, err := run.CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatalf("%q did not end in time:\n%s", c.cmd, out)
+		}
 		if !c.holds(dir, string(out), err != nil) {
 			t.Fatalf("%q does not do what the row says (%s): %v\n%s", c.cmd, c.claim, err, out)
 		}
 	}
+	checkModelReading(t, c)
+}
+
+// scratchFolder makes the folder a row runs in: F, G, D/sub.txt (last
+// modified in January 2001), the empty folder E/ and r's files.
+func scratchFolder(t *testing.T, r realRun) string {
+	t.Helper()
+	dir := t.TempDir()
+	if r.plainDir {
+		d, err := os.MkdirTemp("", "regate-scratch")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		dir = d
+	}
+	files := map[string]string{"F": "a\nx line\n", "G": "a\n", "D/sub.txt": "sub\n"}
+	maps.Copy(files, r.files)
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Date(2001, time.January, 2, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "D/sub.txt"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "E"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// checkModelReading holds the model's reading of c's words to the row's
+// roles ("" for a command the model does not understand).
+func checkModelReading(t *testing.T, c realCase) {
+	t.Helper()
 	args := make([]argmodel.Arg, len(c.cmd)-1)
 	for i, w := range c.cmd[1:] {
 		args[i] = argmodel.Arg{Text: w}

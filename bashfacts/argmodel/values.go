@@ -348,6 +348,9 @@ func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool
 		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
 	}
 	ps.ended = ps.ended || o.Ends
+	if m := o.Modules[val]; m != "" && hasVal && !dynamic {
+		ps.module = m
+	}
 	ps.r.StdinCode = ps.r.StdinCode || o.Stdin
 	return ps.choose(p, o, val, hasVal, dynamic)
 }

@@ -1,0 +1,136 @@
+package runtime_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/policies"
+	"github.com/regate/regate/runtime"
+)
+
+// zipOf is a zip archive of the named entries: a name ending in "/" is a
+// folder, a value beginning with "->" a symbolic link to the rest.
+func zipOf(t *testing.T, entries ...[2]string) string {
+	t.Helper()
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e[0], Method: zip.Store}
+		body := e[1]
+		switch {
+		case len(body) > 2 && body[:2] == "->":
+			h.SetMode(fs.ModeSymlink | 0o777)
+			body = body[2:]
+		case e[0] != "" && e[0][len(e[0])-1] == '/':
+			h.SetMode(fs.ModeDir | 0o755)
+		default:
+			h.SetMode(0o644)
+		}
+		w, err := z.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestUnzipWritesWhatUnzipWrites: the real unzip extracts crafted
+// archives, and regate's writes for the same command must name every file
+// unzip made (and, where the row is exact, nothing else): names with
+// folders, "..", a leading "/", "./", -j, -d before and after the
+// archive, a name with "\" (which unzip keeps as a character in an
+// archive made on Unix), exclusions.
+func TestUnzipWritesWhatUnzipWrites(t *testing.T) {
+	if _, err := exec.LookPath("unzip"); err != nil {
+		t.Skip("unzip is not installed")
+	}
+	plain := zipOf(t, [2]string{"a.txt", "a"}, [2]string{"sub/", ""}, [2]string{"sub/b.txt", "b"}, [2]string{"./c.txt", "c"})
+	climbing := zipOf(t, [2]string{"../x.txt", "x"}, [2]string{"a/../../y.txt", "y"}, [2]string{"/abs/z.txt", "z"})
+	cases := []struct {
+		name, archive, cmd string
+		exact              bool
+	}{
+		{"plain", plain, "unzip -q x.zip", true},
+		{"into a folder", plain, "unzip -q -d out x.zip", true},
+		{"-d after the archive", plain, "unzip -q x.zip -d out", true},
+		{"-d attached", plain, "unzip -qdout x.zip", true},
+		{"junk paths", plain, "unzip -qj x.zip -d flat", true},
+		{"climbing and absolute names", climbing, "unzip -q x.zip; true", true},
+		{"a backslash", zipOf(t, [2]string{`w\v.txt`, "w"}), "unzip -q x.zip", false},
+		{"exclusions", plain, "unzip -q x.zip -x sub/b.txt -d out", false},
+		{"members", plain, "unzip -q x.zip a.txt", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "x.zip"), []byte(tc.archive), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e := newEngine(t, `{"strict": true, "bash": {"*": "allow"}}`, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir))
+			var ours []string
+			for _, c := range e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": tc.cmd}}).Checks {
+				if c.Surface == "write" && c.Value != "out" && c.Value != "flat" { // -d's folder is a write too
+					ours = append(ours, c.Value)
+				}
+				if c.Strict != "" {
+					t.Errorf("strict mode asks: %s", c.Strict)
+				}
+			}
+			before := snapshot(dir)
+			run := exec.Command("bash", "-c", tc.cmd)
+			run.Dir = dir
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", tc.cmd, err, out)
+			}
+			checkWrites(t, tc.cmd, ours, changedPaths(dir, before, snapshot(dir)), tc.exact)
+		})
+	}
+}
+
+// TestUnzipDecidesEachEntry: under the developer policy, which allows
+// unzip * and writes in the project and denies secrets, an archive is
+// allowed when what it makes is allowed, and meets the rules of each file
+// it makes: a .env (denied), a git hook (git runs it: asks), a folder of
+// the home's dot-files (asks); a symbolic link, an archive that does not
+// exist yet or does not parse, and a -d bash expands ask. Before unzip had
+// a model, every row was allowed.
+func TestUnzipDecidesEachEntry(t *testing.T) {
+	fsys := facts.MapFS{
+		"/home/u/repo/data.zip":  "file:" + zipOf(t, [2]string{"a.csv", "1"}, [2]string{"more/b.csv", "2"}),
+		"/home/u/repo/env.zip":   "file:" + zipOf(t, [2]string{"conf/.env", "S=1"}),
+		"/home/u/repo/hooks.zip": "file:" + zipOf(t, [2]string{".git/hooks/pre-commit", "#!/bin/sh"}),
+		"/home/u/repo/link.zip":  "file:" + zipOf(t, [2]string{"l", "->/home/u/.ssh"}),
+		"/home/u/repo/bad.zip":   "file:not a zip",
+		"/home/u/repo/.git/HEAD": "file:ref: refs/heads/main",
+	}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"unzip data.zip", "allow", "ask"},
+		{"unzip -o data.zip -d data/", "allow", "ask"},
+		{"unzip -qj data.zip -d /tmp/x", "allow", "ask"},
+		{"unzip data.zip -d ~/.config/app", "ask", "ask"},
+		{"unzip env.zip", "deny", "deny"},
+		{"unzip -j env.zip -d flat", "deny", "deny"},
+		{"unzip hooks.zip", "ask", "ask"},
+		{"unzip link.zip", "ask", "ask"},
+		{"unzip bad.zip", "ask", "ask"},
+		{"unzip later.zip", "ask", "ask"},
+		{"cp /tmp/x.zip later.zip && unzip later.zip", "ask", "ask"},
+		{`unzip data.zip -d "$OUT"`, "ask", "ask"},
+		{"unzip -l env.zip", "allow", "ask"},
+		{"git apply later.patch", "ask", "ask"}, // a patch made by the command first, as printf … > p && git apply p
+	})
+}
