@@ -440,12 +440,19 @@ var stateVariables = set(
 	"RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH", "CURL_HOME", "WGETRC", "KUBECONFIG", "DOCKER_CONFIG",
 	"AWS_CONFIG_FILE", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES",
 	// docker compose's -f and --env-file (facts/compose.go)
-	"COMPOSE_FILE", "COMPOSE_ENV_FILES", "COMPOSE_PATH_SEPARATOR", "COMPOSE_DISABLE_ENV_FILE")
+	"COMPOSE_FILE", "COMPOSE_ENV_FILES", "COMPOSE_PATH_SEPARATOR", "COMPOSE_DISABLE_ENV_FILE",
+	// options and plugins read from the environment: unzip's and zip's
+	// (UNZIP=-: keeps ../ in names), pytest's (added options, plugins it
+	// loads, the root of --basetemp), coverage's and mypy's files.
+	"UNZIP", "UNZIPOPT", "ZIPINFO", "ZIPINFOOPT", "ZIP", "ZIPOPT",
+	"PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTEST_DEBUG_TEMPROOT", "COVERAGE_FILE", "COVERAGE_RCFILE",
+	"MYPYPATH", "MYPY_CACHE_DIR", "BLACK_CACHE_DIR")
 
 // stateVariablePrefixes name families of such variables: cargo's own
 // configuration (CARGO_TARGET_…_RUNNER runs the tests through a program),
-// yarn's and pip's, and npm's, which it reads in either case.
-var stateVariablePrefixes = []string{"CARGO_", "YARN_", "PIP_", "npm_config_"}
+// yarn's, pip's and ruff's (RUFF_OUTPUT_FILE, RUFF_CACHE_DIR), and npm's,
+// which it reads in either case.
+var stateVariablePrefixes = []string{"CARGO_", "YARN_", "PIP_", "RUFF_", "npm_config_"}
 
 // stateVariable reports a variable of stateVariables or of one of the
 // families of stateVariablePrefixes.

@@ -51,6 +51,11 @@ func TestPythonTools(t *testing.T) {
 		{"ruff check --output-file ~/.bashrc .", "ask", "ask"},
 		{"python3 -m ruff format ~/.bashrc", "ask", "ask"},
 		{"ruff server", "ask", "ask"},
+		// Options and plugins the programs read from the environment.
+		{"PYTEST_ADDOPTS=--basetemp=/home/u/.x pytest", "ask", "ask"},
+		{"PYTEST_PLUGINS=evil pytest", "ask", "ask"},
+		{"RUFF_OUTPUT_FILE=~/.bashrc ruff check .", "ask", "ask"},
+		{"UNZIP=-: unzip -l x.zip", "ask", "ask"},
 		// Secrets meet the path rules.
 		{"pytest .env", "deny", "deny"},
 		{"pip install -r ~/.ssh/id_rsa", "deny", "deny"},
