@@ -439,10 +439,15 @@ func (m *modelRead) attachFilters(toks []Token) {
 			names.set(wd, m.args[k].Dynamic)
 			continue
 		case argmodel.FilterArchiveDir:
-			archive.Directory = wd.Value // the last -d counts, as in unzip
-			if m.args[k].Dynamic {
+			switch {
+			case archive.Directory != "":
+				// unzip takes the first -d after the archive and names
+				// a second one as entries, and refuses two before it.
+				archive.Unknown = "-d is given more than once"
+			case m.args[k].Dynamic:
 				archive.Unknown = "the folder of -d is known only when bash runs the command"
 			}
+			archive.Directory = wd.Value
 			continue
 		case argmodel.FilterComposeFile, argmodel.FilterComposeEnvFile, argmodel.FilterComposeDirectory:
 			compose.set(wd, m.args[k].Dynamic)

@@ -130,6 +130,8 @@ func TestUnzipDecidesEachEntry(t *testing.T) {
 		{"unzip later.zip", "ask", "ask"},
 		{"cp /tmp/x.zip later.zip && unzip later.zip", "ask", "ask"},
 		{`unzip data.zip -d "$OUT"`, "ask", "ask"},
+		{"unzip data.zip -d ~/.config -d data", "ask", "ask"}, // unzip writes into the first
+		{"unzip data.zip -d data -d ~/.config", "ask", "ask"},
 		{"unzip -l env.zip", "allow", "ask"},
 		{"git apply later.patch", "ask", "ask"}, // a patch made by the command first, as printf … > p && git apply p
 	})
