@@ -221,12 +221,15 @@ type PatchNames struct {
 	Text      string `json:"text,omitempty"`
 }
 
-// ArchiveNames say how unzip turns an archive's entry names into paths:
-// under Directory (-d, the token's directory when empty), as named or,
-// with Junk (-j), under their base names alone. Unknown says why they
-// cannot be known (a -d value bash expands at run time).
+// ArchiveNames say how unzip or tar turns an archive's entry names into
+// paths: under Directory (unzip -d, tar -C; the token's directory when
+// empty), as named, without their first Strip components (tar
+// --strip-components) or, with Junk (unzip -j), under their base names
+// alone. Unknown says why they cannot be known (a value bash expands at
+// run time, a folder given twice).
 type ArchiveNames struct {
 	Directory string `json:"directory,omitempty"`
+	Strip     int    `json:"strip,omitempty"`
 	Junk      bool   `json:"junk,omitempty"`
 	Unknown   string `json:"unknown,omitempty"`
 }

@@ -372,6 +372,16 @@ func pipeWord(word *syntax.Word) bool {
 func (m *modelRead) addMissing(program *syntax.Word) {
 	w := m.w
 	for k, wd := range m.res.Words {
+		if wd.Role == argmodel.Archive && wd.Value == "-" {
+			// tar -xf -: the archive is standard input, whose entries
+			// regate does not read.
+			i := k
+			if m.src != nil {
+				i = m.src[k]
+			}
+			w.unknownToken(wd.Value, m.words[i], TokenArgument, "the archive is read from standard input, whose entries regate does not read", m.sc)
+			continue
+		}
 		if !argmodel.PathRole(wd.Role) || wd.Value == "" || wd.Value == "-" {
 			continue
 		}
@@ -438,16 +448,8 @@ func (m *modelRead) attachFilters(toks []Token) {
 		case argmodel.FilterStrip, argmodel.FilterDirectory:
 			names.set(wd, m.args[k].Dynamic)
 			continue
-		case argmodel.FilterArchiveDir:
-			switch {
-			case archive.Directory != "":
-				// unzip takes the first -d after the archive and names
-				// a second one as entries, and refuses two before it.
-				archive.Unknown = "-d is given more than once"
-			case m.args[k].Dynamic:
-				archive.Unknown = "the folder of -d is known only when bash runs the command"
-			}
-			archive.Directory = wd.Value
+		case argmodel.FilterArchiveDir, argmodel.FilterArchiveStrip:
+			archive.set(wd, m.args[k].Dynamic)
 			continue
 		case argmodel.FilterComposeFile, argmodel.FilterComposeEnvFile, argmodel.FilterComposeDirectory:
 			compose.set(wd, m.args[k].Dynamic)
@@ -466,6 +468,10 @@ func (m *modelRead) attachFilters(toks []Token) {
 		}
 	}
 	f.Include = append(f.Include, m.res.Include...)
+	named := false // a path the program writes besides the archive's entries: tar -x's member names
+	for _, t := range toks {
+		named = named || (t.Role == argmodel.Write && t.Value != archive.Directory)
+	}
 	for i := range toks {
 		switch toks[i].Role {
 		case argmodel.Tree, argmodel.TreeVisible, argmodel.TreeTracked:
@@ -480,6 +486,11 @@ func (m *modelRead) attachFilters(toks []Token) {
 			toks[i].Patch = &n
 		case argmodel.Archive:
 			a := archive
+			if named && a.Directory != "" {
+				// tar applies -C to the member names after it alone:
+				// tar -xf a.tgz NAME -C DIR extracts NAME here.
+				a.Unknown = "tar applies -C to the member names after it alone"
+			}
 			toks[i].Archive = &a
 		case argmodel.Compose:
 			c := compose
@@ -505,6 +516,28 @@ func (n *PatchNames) set(wd argmodel.Word, dynamic bool) {
 		return
 	}
 	n.Strip = strip
+}
+
+// set reads the folder an archive is extracted into (unzip -d, tar -C) or
+// the components tar drops (--strip-components) into a.
+func (a *ArchiveNames) set(wd argmodel.Word, dynamic bool) {
+	switch {
+	case dynamic:
+		a.Unknown = "the value " + wd.Value + " is known only when bash runs the command"
+	case wd.Filter == argmodel.FilterArchiveStrip:
+		n, err := strconv.Atoi(wd.Value)
+		if err != nil || n < 0 {
+			a.Unknown = wd.Value + " is not a number of components"
+		}
+		a.Strip = n
+	case a.Directory != "":
+		// unzip takes the first -d after the archive and reads a later
+		// one as entry names (and refuses two before it); tar's -C
+		// applies to the names after it.
+		a.Unknown = "the folder to extract into is given more than once"
+	default:
+		a.Directory = wd.Value
+	}
 }
 
 // set reads one of docker compose's options that locate the project into

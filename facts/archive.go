@@ -1,8 +1,11 @@
 package facts
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -14,28 +17,37 @@ import (
 	"github.com/regate/regate/bashfacts/argmodel"
 )
 
-// Archives (role "archive", argmodel.Archive): unzip writes the files an
-// archive names into a folder. Strict mode reads the archive's central
-// directory (archive/zip) and decides each file an entry makes as a write
-// of that path, beside the read of the archive itself: extracting a .env
-// is a write of .env, and one into ~/.config is a write there.
+// Archives (role "archive", argmodel.Archive): unzip and tar -x write the
+// files an archive names into a folder. Strict mode reads the archive's
+// names (archive/zip's central directory; archive/tar's headers, through
+// gzip or bzip2) and decides each file an entry makes as a write of that
+// path, beside the read of the archive itself: extracting a .env is a
+// write of .env, and one into ~/.config is a write there. The format is
+// told from the file's first bytes, as GNU tar tells a compression.
 //
-// The names are turned into paths as Info-ZIP's unzip 6.0 does on Unix:
-// a leading "/" is stripped and ".." components are dropped (unzip warns
-// and skips them; -: keeps them, and floors in the model), -j keeps the
-// base name alone, and the result is placed under -d's folder or the
-// working folder. A "\" in a name may be a folder separator (unzip reads
-// it so in an archive made on Windows), so such a name is gated both
-// ways. Folder entries make folders, not files, and are left out.
+// The names are turned into paths as the programs do on Unix. unzip
+// (Info-ZIP 6.0) strips a leading "/" and drops ".." components (unzip -:
+// keeps them, and floors in the model), -j keeps the base name, and a "\"
+// in a name may be a folder separator (unzip reads it so in an archive
+// made on Windows), so such a name is gated both ways. GNU tar strips a
+// leading "/", skips a name with a ".." component (gated anyway, without
+// the ".."), drops --strip-components leading components ("." counts as
+// one) and skips a name left empty. The result is placed under -d's or
+// -C's folder, or the working folder. Folder entries make folders, not
+// files, and are left out.
 //
-// What regate cannot read as unzip would asks: an archive that is not a
-// regular file, does not exist yet, does not parse as a zip, or holds
-// more than maxArchiveEntries entries; an entry that is a symbolic link
-// (its target is anywhere, and later names resolve through it); an
-// archive name with a glob unzip expands itself; a -d value bash expands
-// at run time.
+// What regate cannot read as the program would asks: an archive that is
+// not a regular file, does not exist yet, is larger than maxArchiveBytes,
+// is in a format or compression regate does not read (xz, zstd, …), or
+// holds more than maxArchiveEntries entries; an entry that is a symbolic
+// or hard link (its target is anywhere, and later names resolve through
+// it); an archive name with a glob unzip expands itself; a folder or a
+// number of components bash expands at run time, or a folder given twice.
 
-const maxArchiveEntries = 10000
+const (
+	maxArchiveEntries = 10000
+	maxArchiveBytes   = 256 << 20
+)
 
 // appendArchiveChecks adds, after the path check c of an archive, its read
 // and the strict-only path and write checks of every file its entries
@@ -53,7 +65,7 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 	case strings.ContainsAny(t.Value, "*?["):
 		return append(out, archiveFloor(t, "unzip matches archive names against the pattern itself"))
 	}
-	names, err := e.archiveNames(e.absolute(t.Value, dir))
+	names, tar, err := e.archiveNames(e.absolute(t.Value, dir))
 	if err != nil {
 		return append(out, archiveFloor(t, err.Error()))
 	}
@@ -62,7 +74,11 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 		into = e.absolute(d, dir)
 	}
 	for _, name := range names {
-		for _, p := range entryPaths(name, t.Archive.Junk) {
+		paths := entryPaths(name, t.Archive.Junk)
+		if tar {
+			paths = tarEntryPath(name, t.Archive.Strip)
+		}
+		for _, p := range paths {
 			target := t
 			target.Value, target.Role, target.Bare, target.Pattern, target.Glob, target.Archive = path.Join(into, p), argmodel.Write, false, false, "", nil
 			w, _, ok := e.tokenCheck(target, base)
@@ -112,24 +128,77 @@ func entryPaths(name string, junk bool) []string {
 	return out
 }
 
-// archiveNames are the names of the file entries of the zip archive at
-// name; folder entries are left out, and a symbolic link is an error.
-func (e *Env) archiveNames(name string) ([]string, error) {
+// tarEntryPath is the path GNU tar makes of an entry name: none when it
+// skips the name, the name without its ".." components (gated though tar
+// skips it, as a name another tar may write).
+func tarEntryPath(name string, strip int) []string {
+	parts := strings.Split(strings.TrimLeft(name, "/"), "/")
+	if strip > 0 {
+		if strip >= len(parts) {
+			return nil
+		}
+		parts = parts[strip:]
+	}
+	var kept []string
+	for _, c := range parts {
+		if c != "" && c != "." && c != ".." {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return []string{strings.Join(kept, "/")}
+}
+
+// archiveNames are the names of the file entries of the archive at name,
+// and whether it is a tar archive (else a zip one); folder entries are
+// left out, and a link is an error.
+func (e *Env) archiveNames(name string) ([]string, bool, error) {
 	if err := e.spent.probe(1); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	f, err := e.openRegularFile(name, "it")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, errors.New("it does not exist")
+		return nil, false, errors.New("it does not exist")
 	case err != nil:
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	r, size, err := readerAt(f)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	if size > maxArchiveBytes {
+		return nil, false, fmt.Errorf("it is larger than %d bytes", maxArchiveBytes)
+	}
+	head := make([]byte, 512)
+	n, _ := r.ReadAt(head, 0)
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("PK")):
+		names, err := zipNames(r, size)
+		return names, false, err
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		z, err := gzip.NewReader(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return nil, true, fmt.Errorf("it is not a gzip stream regate can read: %v", err)
+		}
+		names, err := tarNames(z)
+		return names, true, err
+	case bytes.HasPrefix(head, []byte("BZh")):
+		names, err := tarNames(bzip2.NewReader(io.NewSectionReader(r, 0, size)))
+		return names, true, err
+	case len(head) == 512 && string(head[257:262]) == "ustar":
+		names, err := tarNames(io.NewSectionReader(r, 0, size))
+		return names, true, err
+	}
+	return nil, false, errors.New("it is in a format or a compression regate does not read")
+}
+
+// zipNames are the names of a zip archive's file entries.
+func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 	z, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("it is not a zip archive regate can read: %v", err)
@@ -149,6 +218,32 @@ func (e *Env) archiveNames(name string) ([]string, error) {
 		names = append(names, zf.Name)
 	}
 	return names, nil
+}
+
+// tarNames are the names of a tar archive's file entries, read from its
+// headers to the end, through at most maxArchiveBytes.
+func tarNames(r io.Reader) ([]string, error) {
+	tr := tar.NewReader(io.LimitReader(r, maxArchiveBytes))
+	var names []string
+	for {
+		h, err := tr.Next()
+		switch {
+		case err == io.EOF:
+			return names, nil
+		case err != nil:
+			return nil, fmt.Errorf("it is not a tar archive regate can read to its end: %v", err)
+		}
+		switch h.Typeflag {
+		case tar.TypeDir, tar.TypeXGlobalHeader:
+			continue
+		case tar.TypeSymlink, tar.TypeLink:
+			return nil, fmt.Errorf("its entry %s is a link", h.Name)
+		}
+		if len(names) == maxArchiveEntries {
+			return nil, fmt.Errorf("it holds more than %d entries", maxArchiveEntries)
+		}
+		names = append(names, h.Name)
+	}
 }
 
 // readerAt gives random access to an opened file: the file itself when it

@@ -1,12 +1,16 @@
 package runtime_test
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -134,5 +138,139 @@ func TestUnzipDecidesEachEntry(t *testing.T) {
 		{"unzip data.zip -d data -d ~/.config", "ask", "ask"},
 		{"unzip -l env.zip", "allow", "ask"},
 		{"git apply later.patch", "ask", "ask"}, // a patch made by the command first, as printf … > p && git apply p
+	})
+}
+
+// tarOf is a tar archive of the named entries, gzip-compressed when gz: a
+// name ending in "/" is a folder, a value beginning with "->" a symbolic
+// link to the rest.
+func tarOf(t *testing.T, gz bool, entries ...[2]string) string {
+	t.Helper()
+	var b bytes.Buffer
+	var w io.Writer = &b
+	var z *gzip.Writer
+	if gz {
+		z = gzip.NewWriter(&b)
+		w = z
+	}
+	tw := tar.NewWriter(w)
+	for _, e := range entries {
+		h := &tar.Header{Name: e[0], Mode: 0o644, Typeflag: tar.TypeReg, Size: int64(len(e[1]))}
+		body := e[1]
+		switch {
+		case len(body) > 2 && body[:2] == "->":
+			h.Typeflag, h.Linkname, h.Size, body = tar.TypeSymlink, body[2:], 0, ""
+		case strings.HasSuffix(e[0], "/"):
+			h.Typeflag, h.Mode, h.Size = tar.TypeDir, 0o755, 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if z != nil {
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// TestTarWritesWhatTarWrites: GNU tar extracts crafted archives, and
+// regate's writes for the same command must name every file tar made
+// (and, where the row is exact, nothing else): folders, a leading "/",
+// "./", a name with ".." (which tar skips), --strip-components (which
+// skips the names it empties), -C before and after -f, gzip.
+func TestTarWritesWhatTarWrites(t *testing.T) {
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Skip("tar is not installed")
+	}
+	plain := [][2]string{{"pkg/", ""}, {"pkg/a.txt", "a"}, {"pkg/sub/b.txt", "b"}, {"./c.txt", "c"}, {"/abs/d.txt", "d"}}
+	cases := []struct {
+		name, archive, cmd string
+		exact              bool
+	}{
+		{"plain", tarOf(t, false, plain...), "tar -xf x.tar", true},
+		{"gzip, old-style bundle", tarOf(t, true, plain...), "tar xzf x.tar", true},
+		{"gzip told from the bytes", tarOf(t, true, plain...), "tar -xf x.tar", true},
+		{"into a folder", tarOf(t, false, plain...), "mkdir out && tar -xf x.tar -C out", true},
+		{"-C first", tarOf(t, false, plain...), "mkdir out && tar -C out -xf x.tar", true},
+		{"long options", tarOf(t, false, plain...), "mkdir out && tar --extract --file=x.tar --directory=out", true},
+		{"strip components", tarOf(t, false, plain...), "tar -xf x.tar --strip-components=1", true},
+		{"dot-dot names are skipped", tarOf(t, false, [2]string{"a/../../up.txt", "u"}, [2]string{"ok.txt", "o"}), "tar -xf x.tar; true", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "x.tar"), []byte(tc.archive), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := strings.TrimPrefix(tc.cmd, "mkdir out && ")
+			e := newEngine(t, `{"strict": true, "bash": {"*": "allow"}}`, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir))
+			var ours []string
+			for _, c := range e.Facts(facts.Call{Tool: "bash", Input: map[string]any{"command": cmd}}).Checks {
+				if c.Surface == "write" {
+					ours = append(ours, c.Value)
+				}
+				if c.Strict != "" {
+					t.Errorf("strict mode asks: %s", c.Strict)
+				}
+			}
+			before := snapshot(dir)
+			run := exec.Command("bash", "-c", cmd)
+			run.Dir = dir
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", cmd, err, out)
+			}
+			checkWrites(t, cmd, ours, changedPaths(dir, before, snapshot(dir)), tc.exact)
+		})
+	}
+}
+
+// TestTarDecidesEachEntry: under the developer policy, which allows tar *
+// (before, tar -x asked in strict mode whatever the archive held), an
+// archive is allowed when each file it makes is, and meets the rules of
+// each: a .env is denied, a folder of the home's dot-files asks; a link, a
+// compression regate does not read, standard input, -C with member names
+// (tar applies it to the names after it alone), -P and --transform ask.
+func TestTarDecidesEachEntry(t *testing.T) {
+	fsys := facts.MapFS{
+		"/home/u/repo/ok.tgz":       "file:" + tarOf(t, true, [2]string{"pkg/a.txt", "a"}, [2]string{"pkg/b.txt", "b"}),
+		"/home/u/repo/env.tar":      "file:" + tarOf(t, false, [2]string{"conf/.env", "S=1"}),
+		"/home/u/repo/link.tar":     "file:" + tarOf(t, false, [2]string{"l", "->/home/u/.ssh"}),
+		"/home/u/repo/x.tar.xz":     "file:\xfd7zXZ\x00rest",
+		"/home/u/repo/.git/HEAD":    "file:ref: refs/heads/main",
+		"/home/u/repo/pkg/keep.txt": "file:k",
+	}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"tar -xzf ok.tgz", "allow", "ask"},
+		{"tar xzf ok.tgz -C /tmp/x", "allow", "ask"},
+		{"tar -xf ok.tgz --strip-components=1", "allow", "ask"},
+		{"tar -xf ok.tgz -C ~/.config/app", "ask", "ask"},
+		{"tar -xf env.tar", "deny", "deny"},
+		{"tar -xf env.tar --strip-components 1", "deny", "deny"},
+		{"tar -xf env.tar --strip-components 2", "allow", "ask"}, // tar skips the emptied name
+		{"tar -xf link.tar", "ask", "ask"},
+		{"tar -xJf x.tar.xz", "ask", "ask"},
+		{"tar -xf -", "ask", "ask"},
+		{"curl -s localhost:8080/a.tgz | tar -xz", "ask", "ask"},
+		{"tar -xf ok.tgz pkg/a.txt -C /tmp/x", "ask", "ask"},
+		{"tar -xf ok.tgz -C a -C b", "ask", "ask"},
+		{"tar -xPf ok.tgz", "ask", "ask"},
+		{"tar -xf ok.tgz --transform 's,^,../,'", "ask", "ask"},
+		{"tar -xf later.tgz", "ask", "ask"},
+		{"tar -tzf env.tar", "allow", "ask"},
+		{"tar -czf out.tgz -C ~/.ssh .", "ask", "ask"}, // -C still floors when tar reads the names after it
+		{"tar -czf out.tgz -C pkg .", "ask", "ask"},
 	})
 }

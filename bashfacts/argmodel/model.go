@@ -50,11 +50,13 @@ const (
 	// (git apply): facts reads the patch and gates each file it names as
 	// a write (facts/patch.go).
 	Patch = "patch"
-	// Archive is a zip archive the program extracts (unzip): facts reads
-	// its entries and gates each file they make as a write
-	// (facts/archive.go). The folder it extracts into travels with it
-	// (filter "archive-dir"), and so does whether it keeps the entries'
-	// folders (the mode "junk-paths": Result.JunkPaths).
+	// Archive is an archive the program extracts (unzip, tar -x): facts
+	// reads its entries and gates each file they make as a write
+	// (facts/archive.go). The folder it extracts into (filter
+	// "archive-dir": unzip -d, tar -C), the leading components it drops
+	// (filter "archive-strip": tar --strip-components) and whether it
+	// keeps the entries' folders (the mode "junk-paths", unzip -j:
+	// Result.JunkPaths) travel with it.
 	Archive = "archive"
 	// Compose is the folder a docker compose project is found from: facts
 	// loads the project as compose does (facts/compose.go) and gates the
@@ -377,7 +379,8 @@ const (
 	FilterStrip      = "strip"
 	FilterDirectory  = "directory"
 
-	FilterArchiveDir = "archive-dir"
+	FilterArchiveDir   = "archive-dir"
+	FilterArchiveStrip = "archive-strip"
 
 	FilterComposeFile      = "compose-file"
 	FilterComposeEnvFile   = "compose-env-file"
@@ -806,7 +809,7 @@ func (s *Slot) check(prog string) error {
 func (o *Opt) check(prog string) error {
 	switch o.Filter {
 	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory,
-		FilterArchiveDir, FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
+		FilterArchiveDir, FilterArchiveStrip, FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
 	default:
 		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
 	}
