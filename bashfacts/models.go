@@ -400,8 +400,10 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		if m.args[k].Dynamic {
 			// A path the program uses that an expansion spells, which no
 			// token of the spec's or the places' rules took: unknown,
-			// unless it only reads the host's environment ("$f").
-			if !w.environmentOnly(m.words[i]) {
+			// unless it only reads the host's environment ("$f"). A patch
+			// or an archive is unknown even then: what it writes is in the
+			// file, which regate reads only at a path it knows.
+			if !w.environmentOnly(m.words[i]) || wd.Role == argmodel.Patch || wd.Role == argmodel.Archive {
 				w.unknownToken(wd.Value, m.words[i], TokenArgument, "the "+wd.Role+" path "+wd.Value+
 					" depends on an expansion regate does not resolve", m.sc)
 				w.out.Tokens[len(w.out.Tokens)-1].Role = wd.Role

@@ -269,6 +269,9 @@ func TestTarDecidesEachEntry(t *testing.T) {
 		{"tar -xPf ok.tgz", "ask", "ask"},
 		{"tar -xf ok.tgz --transform 's,^,../,'", "ask", "ask"},
 		{"tar -xf later.tgz", "ask", "ask"},
+		{`tar -xf "$ARCHIVE"`, "ask", "ask"}, // a variable of the host's environment: its entries are unknown
+		{`unzip "$ARCHIVE"`, "ask", "ask"},
+		{`git apply "$PATCH"`, "ask", "ask"},
 		{"tar -tzf env.tar", "allow", "ask"},
 		{"tar -czf out.tgz -C ~/.ssh .", "ask", "ask"}, // -C still floors when tar reads the names after it
 		{"tar -czf out.tgz -C pkg .", "ask", "ask"},
