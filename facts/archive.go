@@ -22,8 +22,11 @@ import (
 // names (archive/zip's central directory; archive/tar's headers, through
 // gzip or bzip2) and decides each file an entry makes as a write of that
 // path, beside the read of the archive itself: extracting a .env is a
-// write of .env, and one into ~/.config is a write there. The format is
-// told from the file's first bytes, as GNU tar tells a compression.
+// write of .env, and one into ~/.config is a write there. Printed rather
+// than extracted (unzip -p, tar -xO), each entry is a read of the file it
+// would make: the agent sees an archived .env as it would the file. The
+// format is told from the file's first bytes, as GNU tar tells a
+// compression.
 //
 // The names are turned into paths as the programs do on Unix. unzip
 // (Info-ZIP 6.0) strips a leading "/" and drops ".." components (unzip -:
@@ -86,6 +89,12 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 				continue
 			}
 			w.StrictOnly = true
+			if t.Archive.Print {
+				// unzip -p, tar -xO: the entry's contents are printed, as
+				// a read of the file it would make.
+				out = append(out, w, roleCheck(w, "read"))
+				continue
+			}
 			out = append(out, w)
 			out = e.appendWriteChecks(out, w, bashfacts.WriteCreate)
 		}
@@ -96,8 +105,12 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 // archiveFloor is the check that asks for an archive whose files regate
 // cannot tell.
 func archiveFloor(t bashfacts.Token, why string) Check {
+	does := " writes: "
+	if t.Archive != nil && t.Archive.Print {
+		does = " prints: "
+	}
 	return Check{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: t.Pos.String(),
-		StrictOnly: true, Strict: "strict mode cannot tell which files the archive " + t.Value + " writes: " + why}
+		StrictOnly: true, Strict: "strict mode cannot tell which files the archive " + t.Value + does + why}
 }
 
 // entryPaths are the paths, relative to the folder unzip extracts into,

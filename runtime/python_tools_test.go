@@ -100,7 +100,7 @@ func TestUnzipAndStaticcheck(t *testing.T) {
 		{"unzip -l ~/.ssh/k.zip", "deny", "deny"},
 		{"unzip -l x.zip", "allow", "ask"},
 		{"unzip -qql x.zip", "allow", "ask"},
-		{"unzip -p x.zip README.md", "allow", "ask"},
+		{"unzip -p x.zip README.md", "ask", "ask"}, // no zip archive: what it prints is unknown
 		{"unzip -t x.zip", "allow", "ask"},
 		{"unzip -Z -1 x.zip", "allow", "ask"},
 		{"staticcheck -debug.cpuprofile ~/.bashrc ./...", "ask", "ask"},

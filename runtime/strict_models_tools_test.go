@@ -1,6 +1,9 @@
 package runtime_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io/fs"
 	"os"
@@ -58,12 +61,24 @@ func toolsFS() facts.MapFS {
 	for name := range toolsFixture {
 		fsys["/home/u/repo/"+name] = "file"
 	}
-	fsys["/home/u/repo/x.tgz"] = "file"
+	fsys["/home/u/repo/x.tgz"] = "file:" + newTxtArchive()
 	// A git repository whose .gitignore ignores .env, as toolsSetup makes
 	// it: git grep reads what git tracks.
 	fsys["/home/u/repo/.gitignore"] = "file:" + toolsFixture[".gitignore"]
 	fsys["/home/u/repo/.git/HEAD"] = "file"
 	return fsys
+}
+
+// newTxtArchive is the archive toolsSetup packs: new.txt, gzip-compressed.
+func newTxtArchive() string {
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	tw := tar.NewWriter(z)
+	_ = tw.WriteHeader(&tar.Header{Name: "new.txt", Mode: 0o644, Size: 4, Typeflag: tar.TypeReg})
+	_, _ = tw.Write([]byte("new\n"))
+	_ = tw.Close()
+	_ = z.Close()
+	return b.String()
 }
 
 // toolsPolicy is a typical user policy that lets these programs run, with
@@ -253,6 +268,8 @@ func TestStrictToolModels(t *testing.T) {
 		{"npm test", keepsSecret, "deny", "deny", "allow", "allow"},
 		{"tar -tzf x.tgz", keepsSecret, "ask", "ask", "allow", "allow"},
 		{"tar -xOzf x.tgz", keepsSecret, "ask", "ask", "allow", "allow"},
+		// The archive's entries are read (facts/archive.go): new.txt is a write the rules allow.
+		{"tar -xzf x.tgz", touches("new.txt"), "ask", "ask", "allow", "allow"},
 		{"curl -s https://example.com", keepsSecret, "ask", "ask", "allow", "allow"},
 		{"tar -czf out.tgz src", touches("out.tgz"), "ask", "ask", "allow", "allow"},
 		{"zip -qr out.zip src", touches("out.zip"), "ask", "ask", "allow", "allow"},
@@ -283,7 +300,6 @@ func TestStrictToolModels(t *testing.T) {
 		{"find . -fprint x.lock", touches("x.lock"), "deny", "allow", "deny", "allow"},
 		// What regate cannot see asks.
 		{"curl -sK curl.cfg file:///dev/null", touches("cfg.lock"), "ask", "ask", "ask", "allow"},
-		{"tar -xzf x.tgz", touches("new.txt"), "ask", "ask", "ask", "allow"},
 		{"git config core.pager cat", touches(".git/config"), "ask", "ask", "ask", "allow"},
 		{"git -C /tmp log --oneline -1", keepsSecret, "ask", "ask", "ask", "allow"},
 		// git -C into a folder below is cd DIR && git: decided as git log.

@@ -137,6 +137,8 @@ func TestUnzipDecidesEachEntry(t *testing.T) {
 		{"unzip data.zip -d ~/.config -d data", "ask", "ask"}, // unzip writes into the first
 		{"unzip data.zip -d data -d ~/.config", "ask", "ask"},
 		{"unzip -l env.zip", "allow", "ask"},
+		{"unzip -p env.zip", "deny", "deny"}, // prints the archived .env
+		{"unzip -p data.zip a.csv", "allow", "ask"},
 		{"git apply later.patch", "ask", "ask"}, // a patch made by the command first, as printf … > p && git apply p
 	})
 }
@@ -273,6 +275,9 @@ func TestTarDecidesEachEntry(t *testing.T) {
 		{`unzip "$ARCHIVE"`, "ask", "ask"},
 		{`git apply "$PATCH"`, "ask", "ask"},
 		{"tar -tzf env.tar", "allow", "ask"},
+		{"tar -xOf env.tar", "deny", "deny"}, // prints the archived .env
+		{"tar -xOzf ok.tgz", "allow", "ask"},
+		{"cat ok.tgz | tar -xzO", "ask", "ask"},
 		{"tar -czf out.tgz -C ~/.ssh .", "ask", "ask"}, // -C still floors when tar reads the names after it
 		{"tar -czf out.tgz -C pkg .", "ask", "ask"},
 	})

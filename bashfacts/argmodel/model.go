@@ -387,9 +387,14 @@ const (
 	FilterComposeDirectory = "compose-directory"
 )
 
-// ModeJunkPaths is the mode of an option that writes an archive's entries
-// under their base names alone (unzip -j: Result.JunkPaths).
-const ModeJunkPaths = "junk-paths"
+// Modes bashfacts reads of an archive's program (Result.JunkPaths,
+// Result.PrintEntries): an option that writes the entries under their base
+// names alone (unzip -j), or prints their contents rather than writing
+// them (unzip -p, tar -xO).
+const (
+	ModeJunkPaths    = "junk-paths"
+	ModePrintEntries = "print-entries"
+)
 
 // Slot takes operands.
 type Slot struct {

@@ -67,8 +67,10 @@ type Result struct {
 	// Defaults are the operands the program uses in place of absent ones.
 	Defaults []Default
 	// JunkPaths is set when the program writes an archive's entries under
-	// their base names alone (unzip -j: the mode "junk-paths").
-	JunkPaths bool
+	// their base names alone (unzip -j: the mode "junk-paths");
+	// PrintEntries when it prints their contents instead (unzip -p, tar
+	// -xO: "print-entries").
+	JunkPaths, PrintEntries bool
 	// StdinPatch names the program ("git apply") when it reads a patch
 	// (role patch) from its standard input: no patch operand, or "-". The
 	// caller knows what that input is (a heredoc it can read, or not).
@@ -482,6 +484,7 @@ func (ps *parser) finish(p *Program) bool {
 		}
 	}
 	ps.r.JunkPaths = ps.holds([]string{ModeJunkPaths}, nil)
+	ps.r.PrintEntries = ps.holds([]string{ModePrintEntries}, nil)
 	return true
 }
 

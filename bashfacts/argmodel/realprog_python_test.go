@@ -45,7 +45,7 @@ var pythonToolCases = []realCase{
 	{[]string{"unzip", "a.zip", "-l"}, "after the archive -l is a name to extract: nothing is listed", rejects, "archive pattern"},
 	{[]string{"unzip", "-q", "a.zip", "-x", "a.txt", "-d", "X"}, "-x names end at -d: a.txt is not extracted into X", both(removed("X/a.txt"), removed("a.txt")), "- archive - pattern - write"},
 	{[]string{"unzip", "-Z", "-1", "a.zip"}, "-Z is zipinfo: -1 lists names alone", printed("a.txt"), "- read read"},
-	{[]string{"unzip", "-p", "a.zip", "a.txt"}, "-p prints the entry", printed("zipped"), "- read pattern"},
+	{[]string{"unzip", "-p", "a.zip", "a.txt"}, "-p prints the entry", printed("zipped"), "- archive pattern"},
 	// staticcheck: Go's flag package.
 	{[]string{"staticcheck", "-debug.cpuprofile", "R", "-version"}, "-debug.cpuprofile writes R", wrote("R"), "- write -"},
 	{[]string{"staticcheck", "--debug.cpuprofile=R", "-version"}, "--name is -name", wrote("R"), "write -"},

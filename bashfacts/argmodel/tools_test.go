@@ -186,7 +186,7 @@ var toolCases = []parseCase{
 	{[]string{"tar", "-xz"}, "-", "tar -x without -f reads the archive from standard input"},
 	{[]string{"tar", "-xf", "x.tar", "-C", "out"}, "- archive - list", ""},
 	{[]string{"tar", "-xPf", "x.tar"}, "- archive", "tar -P writes"},
-	{[]string{"tar", "-xOzf", "x.tgz", ".env"}, "- read pattern", ""},
+	{[]string{"tar", "-xOzf", "x.tgz", ".env"}, "- archive pattern", ""}, // its entries are printed: reads
 	{[]string{"tar", "-xf", "x.tar", ".env"}, "- archive write", ""},
 	{[]string{"tar", "--creat", "-f", "x.tar", "a"}, "- - write tree", ""},
 	{[]string{"tar", "--use-c=./evil", "-cf", "x", "a"}, "value - write tree", "tar -I runs a command"},
