@@ -25,6 +25,12 @@ var cobraUsageError = regexp.MustCompile(`unknown (shorthand )?flag|flag needs a
 // loadModel decodes one model file as written, its subcommands included.
 func loadModel(t *testing.T, file string) *argmodel.Program {
 	t.Helper()
+	return loadModels(t, file)[0]
+}
+
+// loadModels are the programs of a model file, as written.
+func loadModels(t *testing.T, file string) []*argmodel.Program {
+	t.Helper()
 	var f struct{ Programs []*argmodel.Program }
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -33,7 +39,7 @@ func loadModel(t *testing.T, file string) *argmodel.Program {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	return f.Programs[0]
+	return f.Programs
 }
 
 // compareOptions fails for each option name the CLI lists (want) that the
@@ -204,24 +210,17 @@ func TestDockerModelIsTheCLIs(t *testing.T) {
 // TestStandaloneComposeIsThePlugin: docker-compose, compose installed as
 // a program of its own, has the model of docker compose.
 func TestStandaloneComposeIsThePlugin(t *testing.T) {
-	var f struct{ Programs []*argmodel.Program }
-	b, err := os.ReadFile("models/docker.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	programs := loadModels(t, "models/docker.json")
 	var plugin *argmodel.Program
-	for _, s := range f.Programs[0].Subcommands {
+	for _, s := range programs[0].Subcommands {
 		if slices.Contains(s.Names, "compose") {
 			plugin = s
 		}
 	}
-	if len(f.Programs) != 2 || plugin == nil || !slices.Equal(f.Programs[1].Names, []string{"docker-compose"}) {
+	if len(programs) != 2 || plugin == nil || !slices.Equal(programs[1].Names, []string{"docker-compose"}) {
 		t.Fatal("models/docker.json holds docker, with compose, and docker-compose")
 	}
-	standalone := *f.Programs[1]
+	standalone := *programs[1]
 	standalone.Names = plugin.Names
 	got, _ := json.Marshal(standalone)
 	want, _ := json.Marshal(plugin)

@@ -1,7 +1,6 @@
 package argmodel_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"regexp"
@@ -21,15 +20,7 @@ import (
 // loadTestRunner is the model of program in models/testrunners.json.
 func loadTestRunner(t *testing.T, program string) *argmodel.Program {
 	t.Helper()
-	var f struct{ Programs []*argmodel.Program }
-	b, err := os.ReadFile("models/testrunners.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range f.Programs {
+	for _, p := range loadModels(t, "models/testrunners.json") {
 		if slices.Contains(p.Names, program) {
 			return p
 		}
