@@ -198,12 +198,13 @@ func (e *Env) archiveNames(name string) ([]string, bool, error) {
 		if err != nil {
 			return nil, true, fmt.Errorf("it is not a gzip stream regate can read: %v", err)
 		}
-		names, err := tarNames(z)
+		names, err := tarNames(io.LimitReader(z, maxArchiveBytes))
 		return names, true, err
 	case bytes.HasPrefix(head, []byte("BZh")):
-		names, err := tarNames(bzip2.NewReader(io.NewSectionReader(r, 0, size)))
+		names, err := tarNames(io.LimitReader(bzip2.NewReader(io.NewSectionReader(r, 0, size)), maxArchiveBytes))
 		return names, true, err
 	case len(head) == 512 && string(head[257:262]) == "ustar":
+		// Seekable: tar skips the entries' contents rather than reading them.
 		names, err := tarNames(io.NewSectionReader(r, 0, size))
 		return names, true, err
 	}
@@ -234,9 +235,10 @@ func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 }
 
 // tarNames are the names of a tar archive's file entries, read from its
-// headers to the end, through at most maxArchiveBytes.
+// headers to the end (a decompressed stream is cut at maxArchiveBytes by
+// the caller).
 func tarNames(r io.Reader) ([]string, error) {
-	tr := tar.NewReader(io.LimitReader(r, maxArchiveBytes))
+	tr := tar.NewReader(r)
 	var names []string
 	for {
 		h, err := tr.Next()
