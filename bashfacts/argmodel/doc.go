@@ -169,7 +169,11 @@
 //     the words after it to the model of the program the map gives
 //     (python -m pytest -x is read as pytest -x).
 //   - stdin: the program reads its code from standard input (bash -s),
-//     as a program slot without an operand says.
+//     as a program slot without an operand says. On a program, stdin
+//     says it does so whatever its arguments (python -m pdb reads
+//     debugger commands there, python -m code a console's lines).
+//   - word_filters (with arg "words"): the filter of each of the words,
+//     "" for none (python -m zipfile -e ZIP DIR: DIR is the archive-dir).
 //   - floor_if_contains: the floor applies only to a value that holds one
 //     of these strings (curl -F name=@file); slots take floor and
 //     floor_if_contains too (git config NAME VALUE sets configuration).

@@ -127,6 +127,10 @@ func PathRole(role string) bool {
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
 	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
+// filters are the values of an option's filter ("" for none).
+var filters = map[string]bool{"": true, FilterInclude: true, FilterExclude: true, FilterExcludeDir: true, FilterStrip: true, FilterDirectory: true,
+	FilterArchiveDir: true, FilterArchiveStrip: true, FilterComposeFile: true, FilterComposeEnvFile: true, FilterComposeDirectory: true}
+
 // Syntaxes of a program's options.
 const (
 	syntaxGNU     = "gnu"
@@ -217,6 +221,10 @@ type Program struct {
 	LateOptions []string `json:"late_options,omitempty"`
 	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
 	DashEnds bool `json:"dash_ends,omitempty"`
+	// Stdin: the program reads code from standard input whatever its
+	// arguments (python -m pdb reads debugger commands, python -m code a
+	// console's lines): Result.StdinCode, as Opt.Stdin.
+	Stdin bool `json:"stdin,omitempty"`
 	// Separator is a word that ends a subcommand's words, after which
 	// another subcommand follows (tmux new -d CMD \; attach). A word that
 	// ends with it is not understood.
@@ -313,6 +321,9 @@ type Opt struct {
 	// Words are the roles of the separate words an option of arity
 	// "words" takes (jq --rawfile NAME FILE).
 	Words []string `json:"words,omitempty"`
+	// WordFilters are the filters of those words, in order ("" for none):
+	// python -m zipfile -e ZIP DIR extracts into DIR (archive-dir).
+	WordFilters []string `json:"word_filters,omitempty"`
 	// AtFile: a value "@NAME" names a file in the option's role; any other
 	// value is a plain value (curl -d @file).
 	AtFile bool `json:"at_file,omitempty"`
@@ -812,10 +823,7 @@ func (s *Slot) check(prog string) error {
 }
 
 func (o *Opt) check(prog string) error {
-	switch o.Filter {
-	case "", FilterInclude, FilterExclude, FilterExcludeDir, FilterStrip, FilterDirectory,
-		FilterArchiveDir, FilterArchiveStrip, FilterComposeFile, FilterComposeEnvFile, FilterComposeDirectory:
-	default:
+	if !filters[o.Filter] {
 		return fmt.Errorf("%s: option %s: unknown filter %q", prog, o.Names[0], o.Filter)
 	}
 	if len(o.Names) == 0 {
@@ -861,6 +869,14 @@ func (o *Opt) checkExtras(prog string) error {
 	for _, r := range o.Words {
 		if !roles[r] {
 			return bad("unknown role " + r)
+		}
+	}
+	if len(o.WordFilters) > 0 && (len(o.WordFilters) != len(o.Words) || o.Filter != "") {
+		return bad("word_filters give each of the words its filter, in place of filter")
+	}
+	for _, f := range o.WordFilters {
+		if !filters[f] {
+			return bad("unknown filter " + f)
 		}
 	}
 	if o.Arg == argWords && (o.Role != Value || len(o.Choices) > 0 || o.AtFile || len(o.RoleWhen) > 0) {

@@ -260,6 +260,7 @@ func (ps *parser) fail(format string, a ...any) {
 // program parses args (the words from off on) as p reads them.
 func (ps *parser) program(p *Program, args []Arg, off int) {
 	words := ps.r.Words[off : off+len(args)]
+	ps.r.StdinCode = ps.r.StdinCode || p.Stdin
 	if p.Syntax == syntaxStrings {
 		for i, a := range args {
 			words[i] = Word{Role: String, Value: a.Text}

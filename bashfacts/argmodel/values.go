@@ -216,6 +216,9 @@ func (ps *parser) value(p *Program, o *Opt, spelt string, args []Arg, i int, wor
 				return 0, false
 			}
 			words[i+1+k] = Word{Role: role, Value: next.Text}
+			if k < len(o.WordFilters) {
+				words[i+1+k].Filter = o.WordFilters[k]
+			}
 			if !ps.checkValue(p, role, next.Text) {
 				return 0, false
 			}
