@@ -444,7 +444,7 @@ func (m *modelRead) attachFilters(toks []Token) {
 	var f Filters
 	names := PatchNames{Strip: 1}
 	var compose ComposeOptions
-	archive := ArchiveNames{Junk: m.res.JunkPaths, Print: m.res.PrintEntries}
+	archive := ArchiveNames{Format: m.res.ArchiveFormat, Junk: m.res.JunkPaths, Lower: m.res.LowerNames, Print: m.res.PrintEntries}
 	for k, wd := range m.res.Words {
 		switch wd.Filter {
 		case argmodel.FilterStrip, argmodel.FilterDirectory:

@@ -25,8 +25,11 @@ import (
 // write of .env, and one into ~/.config is a write there. Printed rather
 // than extracted (unzip -p, tar -xO), each entry is a read of the file it
 // would make: the agent sees an archived .env as it would the file. The
-// format is told from the file's first bytes, as GNU tar tells a
-// compression.
+// archive is read as its program reads it (argmodel's archive_format):
+// unzip and Python's zipfile find a zip archive's central directory from
+// the end of the file, whatever it begins with, and regate asks when zip
+// readers may disagree on it (zipread.go); GNU tar reads tar headers,
+// through the compression the file's first bytes name.
 //
 // The names are turned into paths as the programs do on Unix. unzip
 // (Info-ZIP 6.0) strips a leading "/" and drops ".." components (unzip -:
@@ -41,7 +44,8 @@ import (
 //
 // What regate cannot read as the program would asks: an archive that is
 // not a regular file, does not exist yet, is larger than maxArchiveBytes,
-// is in a format or compression regate does not read (xz, zstd, …), or
+// is in a format or compression regate does not read (xz, zstd, …, and
+// Zip64), ends in a way zip readers read differently, or
 // holds more than maxArchiveEntries entries; an entry that is a symbolic
 // or hard link (its target is anywhere, and later names resolve through
 // it); an archive name with a glob unzip expands itself; a folder or a
@@ -68,7 +72,7 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 	case strings.ContainsAny(t.Value, "*?["):
 		return append(out, archiveFloor(t, "unzip matches archive names against the pattern itself"))
 	}
-	names, tar, err := e.archiveNames(e.absolute(t.Value, dir))
+	names, tar, err := e.archiveNames(e.absolute(t.Value, dir), t.Archive.Format)
 	if err != nil {
 		return append(out, archiveFloor(t, err.Error()))
 	}
@@ -77,7 +81,7 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 		into = e.absolute(d, dir)
 	}
 	for _, name := range names {
-		paths := entryPaths(name, t.Archive.Junk)
+		paths := entryPaths(name, t.Archive.Junk, t.Archive.Lower)
 		if tar {
 			paths = tarEntryPath(name, t.Archive.Strip)
 		}
@@ -117,10 +121,15 @@ func archiveFloor(t bashfacts.Token, why string) Check {
 // that an entry name may make: one, or two for a name with a "\" (a
 // folder separator or a character of the name, as the archive's maker
 // says).
-func entryPaths(name string, junk bool) []string {
+func entryPaths(name string, junk, lower bool) []string {
 	forms := []string{name}
 	if strings.Contains(name, `\`) {
 		forms = append(forms, strings.ReplaceAll(name, `\`, "/"))
+	}
+	if l := strings.ToLower(name); lower && l != name {
+		// unzip -L lowercases the names an upper-case-only system made
+		// (-LL every name): X.ENV may become x.env.
+		forms = append(forms, l, strings.ReplaceAll(l, `\`, "/"))
 	}
 	var out []string
 	for _, f := range forms {
@@ -165,9 +174,14 @@ func tarEntryPath(name string, strip int) []string {
 }
 
 // archiveNames are the names of the file entries of the archive at name,
-// and whether it is a tar archive (else a zip one); folder entries are
+// read as format says the program reads it ("zip" or "tar": a file may be
+// both, and unzip finds a zip archive at the end of a file that begins as
+// a compressed tar), and whether it is a tar archive; folder entries are
 // left out, and a link is an error.
-func (e *Env) archiveNames(name string) ([]string, bool, error) {
+func (e *Env) archiveNames(name, format string) ([]string, bool, error) {
+	if format != "zip" && format != "tar" {
+		return nil, false, errors.New("regate does not know how the program reads it")
+	}
 	if err := e.spent.probe(1); err != nil {
 		return nil, false, err
 	}
@@ -190,7 +204,7 @@ func (e *Env) archiveNames(name string) ([]string, bool, error) {
 	n, _ := r.ReadAt(head, 0)
 	head = head[:n]
 	switch {
-	case bytes.HasPrefix(head, []byte("PK")):
+	case format == "zip":
 		names, err := zipNames(r, size)
 		return names, false, err
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
@@ -211,7 +225,8 @@ func (e *Env) archiveNames(name string) ([]string, bool, error) {
 	return nil, false, errors.New("it is in a format or a compression regate does not read")
 }
 
-// zipNames are the names of a zip archive's file entries.
+// zipNames are the names of a zip archive's file entries, each with the
+// name its Unicode Path field gives it (zipReadAlike).
 func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 	z, err := zip.NewReader(r, size)
 	if err != nil {
@@ -219,6 +234,9 @@ func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 	}
 	if len(z.File) > maxArchiveEntries {
 		return nil, fmt.Errorf("it holds more than %d entries", maxArchiveEntries)
+	}
+	if err := zipReadAlike(r, size, len(z.File)); err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(z.File))
 	for _, zf := range z.File {
@@ -230,6 +248,9 @@ func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 			continue
 		}
 		names = append(names, zf.Name)
+		if u, ok := unicodePath(zf.Extra); ok && u != zf.Name {
+			names = append(names, u)
+		}
 	}
 	return names, nil
 }

@@ -56,7 +56,9 @@ func zipOf(t *testing.T, entries ...[2]string) string {
 // unzip made (and, where the row is exact, nothing else): names with
 // folders, "..", a leading "/", "./", -j, -d before and after the
 // archive, a name with "\" (which unzip keeps as a character in an
-// archive made on Unix), exclusions.
+// archive made on Unix), exclusions, a name unzip takes from a Unicode
+// Path field, -L (lowercased names; zipread_test.go crafts the
+// archives readers disagree on).
 func TestUnzipWritesWhatUnzipWrites(t *testing.T) {
 	if _, err := exec.LookPath("unzip"); err != nil {
 		t.Skip("unzip is not installed")
@@ -76,6 +78,8 @@ func TestUnzipWritesWhatUnzipWrites(t *testing.T) {
 		{"a backslash", zipOf(t, [2]string{`w\v.txt`, "w"}), "unzip -q x.zip", false},
 		{"exclusions", plain, "unzip -q x.zip -x sub/b.txt -d out", false},
 		{"members", plain, "unzip -q x.zip a.txt", false},
+		{"a Unicode Path field", unicodeNamed(), "unzip -q x.zip", false},
+		{"-L lowercases a name made on FAT", fatZip(t, "DIR/X.ENV"), "unzip -qL x.zip", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,6 +90,25 @@ func TestUnzipWritesWhatUnzipWrites(t *testing.T) {
 			checkExtraction(t, dir, tc.cmd, tc.exact, "out", "flat") // -d's folder is a write too
 		})
 	}
+}
+
+// fatZip is a zip archive of one file, name, made (as its header says) on
+// MS-DOS, an upper-case-only system.
+func fatZip(t *testing.T, name string) string {
+	t.Helper()
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	w, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store, CreatorVersion: 0x0014})
+	if err == nil {
+		_, err = w.Write([]byte("x"))
+	}
+	if err == nil {
+		err = z.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // checkExtraction runs cmd in dir with bash, after regate, in strict mode,

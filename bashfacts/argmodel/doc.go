@@ -215,7 +215,12 @@
 // recursively but for hidden files and those ignore files name: rg
 // without --hidden or --no-ignore), patch (a patch whose files the
 // program writes: git apply; facts reads the patch, and the filters
-// "strip" and "directory" carry -p and --directory), code (a script the
+// "strip" and "directory" carry -p and --directory), archive (an archive
+// whose entries the program writes: unzip, tar -x; facts reads it as the
+// program's archive_format, "zip" or "tar", says, the filters
+// "archive-dir" and "archive-strip" carry -d, -C and --strip-components,
+// and the modes "junk-paths", "lower-names" and "print-entries" unzip -j,
+// -L and -p), code (a script the
 // program runs; a program's "language", sed or awk, is one regate reads
 // for the files the code opens and the commands it runs), args (the words
 // a program hands to the code it runs: python f.py ARGS, which keep the

@@ -221,6 +221,12 @@ type Program struct {
 	LateOptions []string `json:"late_options,omitempty"`
 	// DashEnds: a lone "-" ends the options, as "--" does (bash - FILE).
 	DashEnds bool `json:"dash_ends,omitempty"`
+	// ArchiveFormat is how the program reads an archive (role archive):
+	// "zip" (its central directory, found from the end of the file, as
+	// unzip and Python's zipfile read it) or "tar" (GNU tar's headers,
+	// through the compression its first bytes name). A file may be both,
+	// so the program's own reading is the one that counts.
+	ArchiveFormat string `json:"archive_format,omitempty"`
 	// Stdin: the program reads code from standard input whatever its
 	// arguments (python -m pdb reads debugger commands, python -m code a
 	// console's lines): Result.StdinCode, as Opt.Stdin.
@@ -404,6 +410,7 @@ const (
 // them (unzip -p, tar -xO).
 const (
 	ModeJunkPaths    = "junk-paths"
+	ModeLowerNames   = "lower-names"
 	ModePrintEntries = "print-entries"
 )
 
@@ -733,6 +740,9 @@ func (p *Program) negations() {
 
 // checkProgram checks a program's own fields.
 func (p *Program) checkProgram(name string) error {
+	if p.ArchiveFormat != "" && p.ArchiveFormat != "zip" && p.ArchiveFormat != "tar" {
+		return fmt.Errorf("%s: archive_format is zip or tar, not %q", name, p.ArchiveFormat)
+	}
 	if p.Opaque && (len(p.Floors) > 0 || !slices.ContainsFunc(p.Operands, (*Slot).line) ||
 		slices.ContainsFunc(p.Options, func(o *Opt) bool { return o.Floor != "" })) {
 		return fmt.Errorf("%s: an opaque wrapper has a command-line operand and no floors", name)

@@ -71,6 +71,12 @@ type Result struct {
 	// PrintEntries when it prints their contents instead (unzip -p, tar
 	// -xO: "print-entries").
 	JunkPaths, PrintEntries bool
+	// LowerNames: the program may lowercase an archive's entry names
+	// (unzip -L: the mode "lower-names").
+	LowerNames bool
+	// ArchiveFormat is how the program reads an archive
+	// (Program.ArchiveFormat).
+	ArchiveFormat string
 	// StdinPatch names the program ("git apply") when it reads a patch
 	// (role patch) from its standard input: no patch operand, or "-". The
 	// caller knows what that input is (a heredoc it can read, or not).
@@ -261,6 +267,9 @@ func (ps *parser) fail(format string, a ...any) {
 func (ps *parser) program(p *Program, args []Arg, off int) {
 	words := ps.r.Words[off : off+len(args)]
 	ps.r.StdinCode = ps.r.StdinCode || p.Stdin
+	if p.ArchiveFormat != "" {
+		ps.r.ArchiveFormat = p.ArchiveFormat
+	}
 	if p.Syntax == syntaxStrings {
 		for i, a := range args {
 			words[i] = Word{Role: String, Value: a.Text}
@@ -485,6 +494,7 @@ func (ps *parser) finish(p *Program) bool {
 		}
 	}
 	ps.r.JunkPaths = ps.holds([]string{ModeJunkPaths}, nil)
+	ps.r.LowerNames = ps.holds([]string{ModeLowerNames}, nil)
 	ps.r.PrintEntries = ps.holds([]string{ModePrintEntries}, nil)
 	return true
 }
