@@ -270,17 +270,39 @@ func tarNames(r io.Reader) ([]string, error) {
 			return nil, fmt.Errorf("it is not a tar archive regate can read to its end: %v", err)
 		}
 		switch h.Typeflag {
-		case tar.TypeDir, tar.TypeXGlobalHeader:
+		case tar.TypeDir:
+			continue
+		case tar.TypeXGlobalHeader:
+			// GNU tar names every entry after a global header by its
+			// path; Go's archive/tar leaves the header to its caller.
+			for _, k := range tarNameRecords {
+				if _, ok := h.PAXRecords[k]; ok {
+					return nil, fmt.Errorf("a global header names its entries (%s)", k)
+				}
+			}
 			continue
 		case tar.TypeSymlink, tar.TypeLink:
 			return nil, fmt.Errorf("its entry %s is a link", h.Name)
+		case tar.TypeReg, tar.TypeChar, tar.TypeBlock, tar.TypeFifo, tar.TypeCont, tar.TypeGNUSparse:
+		default:
+			return nil, fmt.Errorf("its entry %s is of a type regate does not read (%q)", h.Name, h.Typeflag)
 		}
 		if len(names) == maxArchiveEntries {
 			return nil, fmt.Errorf("it holds more than %d entries", maxArchiveEntries)
 		}
 		names = append(names, h.Name)
+		// GNU tar takes a PAX path over a GNU long name, Go the long
+		// name over the path: both are gated.
+		for _, k := range tarNameRecords {
+			if v, ok := h.PAXRecords[k]; ok && v != h.Name {
+				names = append(names, v)
+			}
+		}
 	}
 }
+
+// tarNameRecords are the PAX records that name an entry.
+var tarNameRecords = []string{"path", "GNU.sparse.name"}
 
 // readerAt gives random access to an opened file: the file itself when it
 // has it (a file of the host: zip reads its directory alone), else its
