@@ -240,15 +240,18 @@ func zipNames(r io.ReaderAt, size int64) ([]string, error) {
 	}
 	names := make([]string, 0, len(z.File))
 	for _, zf := range z.File {
-		mode := zf.Mode()
+		// unzip and zipfile end a name at a NUL, as a C string ends;
+		// Go keeps the rest. A folder is a name that ends with "/".
+		name, _, _ := strings.Cut(zf.Name, "\x00")
 		switch {
-		case mode&fs.ModeSymlink != 0:
-			return nil, fmt.Errorf("its entry %s is a symbolic link", zf.Name)
-		case mode.IsDir() || strings.HasSuffix(zf.Name, "/"):
+		case zf.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("its entry %s is a symbolic link", name)
+		case strings.HasSuffix(name, "/"):
 			continue
 		}
-		names = append(names, zf.Name)
-		if u, ok := unicodePath(zf.Extra); ok && u != zf.Name {
+		names = append(names, name)
+		if u, ok := unicodePath(zf.Extra); ok && u != name {
+			u, _, _ = strings.Cut(u, "\x00")
 			names = append(names, u)
 		}
 	}

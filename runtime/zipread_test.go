@@ -87,6 +87,17 @@ func unicodeNamed() string {
 	return z.String()
 }
 
+// nulNamed is an archive whose one entry Go names ".env\x00.txt" and
+// unzip ".env".
+func nulNamed() string {
+	var z rawZip
+	at := z.local(".env\x00.txt", "TOKEN=1\n", "")
+	dir := z.Len()
+	z.central(".env\x00.txt", "TOKEN=1\n", "", at)
+	z.end(1, z.Len()-dir, dir)
+	return z.String()
+}
+
 // TestZipReadersDisagree: archives crafted so that zip readers list other
 // names than Go's archive/zip (facts/zipread.go). Each row shows with the
 // real unzip (where installed) that it extracts what Go does not list, and
@@ -111,6 +122,7 @@ func TestZipReadersDisagree(t *testing.T) {
 		{"two central directories", twoDirectories(), "unzip x.zip", "ask", ".env"},
 		{"two central directories, zipfile", twoDirectories(), "python3 -m zipfile -e x.zip .", "ask", ""},
 		{"a Unicode Path field", unicodeNamed(), "unzip x.zip", "deny", ".env"},
+		{"a NUL in a name", nulNamed(), "unzip x.zip", "deny", ".env"},
 		{"a zip after a tar.gz", appended.String(), "unzip x.zip", "deny", ".env"},
 		{"a zip after a tar.gz, read by tar", appended.String(), "tar -xzf x.zip", "allow", ""},
 		{"bytes after the end record", zipOf(t, [2]string{"a.csv", "1"}) + "\x00", "unzip x.zip", "ask", ""},
