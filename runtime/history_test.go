@@ -17,7 +17,9 @@ import (
 // --name-only, -s), or showing one blob, they are allowed, and so is every
 // one of them where the .env is only ignored, not tracked. Each row first
 // runs in real git and checks whether the secret is printed (git diff in
-// a clean work tree prints nothing, yet may: it asks).
+// a clean work tree prints nothing, yet may: it asks). git stash show -p,
+// git stash list -p and git format-patch --stdout were allowed before
+// 2026-12-07 (fourth stop) while they printed a tracked .env's changes.
 func TestHistoryReads(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -29,6 +31,10 @@ git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env &
 git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env`)
 	ignored := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET' > .env && echo .env > .gitignore && echo 'package a' > src/a.go &&
 git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go && git commit -qam two`)
+	stashed := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env && git stash -q`)
+	untracked := gitFixture(t, `mkdir src && echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one &&
+echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 	// An index that is a fifo would block a reader: regate asks instead.
 	fifo := gitFixture(t, `echo 'package a' > a.go && git init -q && git add -A && git commit -qm one && rm .git/index && mkfifo .git/index`)
 	call := facts.Call{Tool: "bash", Input: map[string]any{"command": "git log -p"}}
@@ -68,12 +74,22 @@ git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go &
 		{dirty, "git diff -- '.en?'", true, "ask", "allow"},
 		{dirty, "git diff", true, "ask", "allow"},
 		{tracked, "git diff HEAD~1 -- '*.go'", false, "ask", "allow"},
+		// A stash's patch, and format-patch's, print history as git show does.
+		{stashed, "git stash show -p", true, "ask", "allow"},
+		{stashed, "git stash show --patch stash@{0}", true, "ask", "allow"},
+		{stashed, "git stash list -p", true, "ask", "allow"},
+		{stashed, "git stash show", false, "allow", "allow"},
+		{stashed, "git stash list", false, "allow", "allow"},
+		{untracked, "git stash show -p -u", true, "ask", "allow"}, // the stashed untracked .env is in no index
+		{untracked, "git stash show -u", false, "allow", "allow"},
+		{tracked, "git format-patch --stdout HEAD~1", true, "ask", "allow"},
+		{tracked, "git format-patch --stdout -1 -- src", false, "allow", "allow"},
 		// An ignored .env is in no index and no history.
 		{ignored, "git log -p", false, "allow", "allow"},
 		{ignored, "git show", false, "allow", "allow"},
 		{ignored, "git diff HEAD~1", false, "allow", "allow"},
 	} {
-		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/"}[c.repo]
+		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/", stashed: "stashed/", untracked: "untracked/"}[c.repo]
 		t.Run(name+c.cmd, func(t *testing.T) {
 			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
 				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
