@@ -132,7 +132,13 @@
 //     that ends with it is not understood). An operand that names no
 //     subcommand is not understood, unless default_subcommand names the
 //     subcommand that reads it as its own first operand (yarn build is
-//     yarn run build).
+//     yarn run build). Such a program's every own command must then be
+//     a subcommand, or it would be read as the default one.
+//   - then (with then_after, a number of operands): the words after that
+//     many operands are a command of the program then names, read with
+//     its model (yarn workspace NAME CMD… is yarn CMD…; with then_after
+//     0 every word is, options included: yarn node ARGS… is node
+//     ARGS…).
 //   - floors: reasons the call asks when their modes hold once every
 //     option is read ({"if": ["extract"], "unless": ["to-stdout"]}: tar
 //     -x writes files whose names regate cannot see); a floor without

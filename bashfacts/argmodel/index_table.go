@@ -103,7 +103,7 @@ var programIndex = map[string]span{
 	"pip":                     {"models/python.json", 22, 13462},
 	"pip3":                    {"models/python.json", 22, 13462},
 	"pkexec":                  {"models/wrappers.json", 18704, 19084},
-	"pnpm":                    {"models/build.json", 115652, 175338},
+	"pnpm":                    {"models/build.json", 115652, 277518},
 	"prettier":                {"models/formatters.json", 2495, 5950},
 	"printf":                  {"models/builtins.json", 174, 338},
 	"pwd":                     {"models/builtins.json", 827, 988},
@@ -222,7 +222,7 @@ var programIndex = map[string]span{
 	"wget":                    {"models/wget.json", 22, 9202},
 	"xargs":                   {"models/wrappers.json", 3435, 4652},
 	"xxd":                     {"models/text.json", 7699, 8363},
-	"yarn":                    {"models/build.json", 175344, 203320},
+	"yarn":                    {"models/build.json", 277524, 363026},
 	"zip":                     {"models/archive.json", 10244, 14803},
 	"zsh":                     {"models/shells.json", 1877, 4036},
 }

@@ -279,6 +279,11 @@ type Program struct {
 	// index may no longer hold).
 	WholeNarrows      *Cond  `json:"whole_narrows,omitempty"`
 	DefaultSubcommand string `json:"default_subcommand,omitempty"`
+	// Then names the program whose command the words after the first
+	// ThenAfter operands are: yarn workspace NAME CMD… runs yarn CMD… in
+	// the workspace, pnpm recursive CMD… runs pnpm CMD… in each project.
+	Then      string `json:"then,omitempty"`
+	ThenAfter int    `json:"then_after,omitempty"`
 
 	// Built by compile.
 	inherited  []*Opt // the persistent options of the programs above
@@ -603,6 +608,11 @@ func (p *Program) compileBody(name string) error {
 			if _, ok := programIndex[program]; !ok || !o.Ends {
 				return fmt.Errorf("%s: %s's module %s needs an option that ends the options and a program with a model, not %s", name, o.Names[0], module, program)
 			}
+		}
+	}
+	if p.Then != "" {
+		if _, ok := programIndex[p.Then]; !ok || !p.Stop || p.ThenAfter < 0 {
+			return fmt.Errorf("%s: then names %s, which needs a model, and a program whose options stop at its operands", name, p.Then)
 		}
 	}
 	for _, n := range p.LateOptions {

@@ -238,9 +238,14 @@ type parser struct {
 func (ps *parser) handOff(p *Program, rest []Arg, at int) {
 	name := ps.module
 	ps.module = ""
-	if !ps.finish(p) {
-		return
+	if ps.finish(p) {
+		ps.programOf(p, name, rest, at)
 	}
+}
+
+// programOf reads rest, from at on, with the model of the program name,
+// which p hands them to.
+func (ps *parser) programOf(p *Program, name string, rest []Arg, at int) {
 	model, err := lookup(name)
 	if err != nil || model == nil {
 		ps.fail("%s: regate's model of %s failed to load: %v", p.name, name, err)
@@ -279,6 +284,11 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	ps.modes, ps.pending, ps.downloadDir, ps.ended, ps.off = ps.modes[:0], ps.pending[:0], "", false, off
 	ps.r.StrictWrapper = ps.r.StrictWrapper || p.StrictWrapper
 	ps.r.Language = p.Language
+	if p.Then != "" && p.ThenAfter == 0 {
+		// yarn node ARGS…: every word is the other program's.
+		ps.programOf(p, p.Then, args, off)
+		return
+	}
 	var operands []int
 	optionsDone, sawOption, dashDash, narrowed := false, false, false, false
 	var pathspecs []Arg // the operands after "--"
@@ -390,6 +400,15 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 				ps.r.Words[at+k] = Word{Role: Option}
 				ps.program(p, rest[k+1:], at+k+1)
 			}
+			return
+		}
+		if p.Then != "" && len(operands) == p.ThenAfter && !dashDash {
+			// yarn workspace NAME CMD…: the rest is a command of p.Then.
+			if !ps.finish(p) {
+				return
+			}
+			ps.operands(p, args, words, operands)
+			ps.programOf(p, p.Then, args[i:], off+i)
 			return
 		}
 		operands = append(operands, i)
