@@ -91,8 +91,11 @@ func TestFormatters(t *testing.T) {
 // TestGlobalInstallsAndFetchedCode: npm's and pnpm's -g change the global
 // folder of packages, whose programs come early on PATH (as cargo install
 // and pip install --user do), and go run MODULE@VERSION runs code it
-// fetches, not the project's. The developer policy allows npm *, pnpm *
-// and go *; each ask below was allowed in its strict mode before. The
+// fetches, not the project's; make -C a folder outside the working one
+// runs that folder's makefile (as make -f another makefile does), and
+// cargo login writes a token into the home folder. The developer policy
+// allows npm *, pnpm *, go *, make * and cargo *; each ask below was
+// allowed in its strict mode before. The
 // default policy denies npm (its rule says to use pnpm) but for npm ls.
 func TestGlobalInstallsAndFetchedCode(t *testing.T) {
 	fsys := facts.MapFS{"/home/u/repo/package.json": "file", "/home/u/repo/main.go": "file"}
@@ -105,6 +108,11 @@ func TestGlobalInstallsAndFetchedCode(t *testing.T) {
 		{"npm uninstall -g x", "ask", "deny"},
 		{"pnpm add -g x", "ask", "ask"},
 		{"go run example.com/tool@latest", "ask", "ask"},
+		{"make -C ~/src/other", "ask", "ask"}, // another folder's makefile, as make -f is
+		{"make -C ../other test", "ask", "ask"},
+		{"cargo login", "ask", "ask"}, // a token written into the home folder
+		{"cargo yank --vers 1.0.0", "ask", "ask"},
+		{"make -C sub test", "allow", "ask"},
 		{"npm install", "allow", "deny"},
 		{"npm install lodash", "allow", "deny"},
 		{"npm ls -g", "allow", "allow"},
