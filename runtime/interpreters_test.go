@@ -2,6 +2,10 @@ package runtime_test
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/regate/regate/facts"
@@ -130,5 +134,44 @@ func TestInterpreters(t *testing.T) {
 		if string(d.Action) != c.want {
 			t.Errorf("%q: %s (%s, %s); want %s", c.cmd, d.Action, d.Matched, d.Reason, c.want)
 		}
+	}
+}
+
+// TestDenoEnvFileReadsDotEnv: deno's --env-file without a value loads
+// .env into the program's environment (the option's default), so it is a
+// read of .env where --env-file=.env is: it was allowed by deno * before
+// 2026-12-07 (fourth stop) while the spelled-out read was denied. The
+// real deno shows the default is read.
+func TestDenoEnvFileReadsDotEnv(t *testing.T) {
+	const policy = `{"strict": true, "permission": {"*": "ask", "bash": {"*": "ask", "deno *": "allow"}, "path": {"*": "allow", "*.env": "deny"}}}`
+	e := newEngine(t, policy, runtime.WithFS(facts.MapFS{"/home/u/repo/.env": "file", "/home/u/repo/app.ts": "file"}))
+	for _, c := range []struct{ cmd, want string }{
+		{"deno run --env-file app.ts", "deny"},
+		{"deno run --env app.ts", "deny"}, // a prefix of --env-file, as deno reads it
+		{"deno task --env-file dev", "deny"},
+		{"deno run --env-file=.env app.ts", "deny"},
+		{"deno run --env-file=config.txt app.ts", "allow"},
+		{"deno run app.ts", "allow"},
+	} {
+		d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+		if err != nil || string(d.Action) != c.want {
+			t.Errorf("%s: %s (%s, %v); want %s", c.cmd, d.Action, d.Matched, err, c.want)
+		}
+	}
+	deno, err := exec.LookPath("deno")
+	if err != nil {
+		return
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{".env": "SECRET_X=from-dot-env\n", "app.ts": `console.log(Deno.env.get("SECRET_X"))` + "\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := exec.Command(deno, "run", "--allow-env", "--env-file", "app.ts")
+	run.Dir, run.Env = dir, append(os.Environ(), "HOME="+dir, "DENO_NO_UPDATE_CHECK=1", "NO_COLOR=1")
+	out, err := run.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "from-dot-env") {
+		t.Fatalf("deno run --env-file did not load .env: %v\n%s", err, out)
 	}
 }

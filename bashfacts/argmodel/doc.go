@@ -178,6 +178,8 @@
 //     as a program slot without an operand says. On a program, stdin
 //     says it does so whatever its arguments (python -m pdb reads
 //     debugger commands there, python -m code a console's lines).
+//   - default (with arg "optional"): the file the option names when it
+//     is given without a value (deno run --env-file reads .env).
 //   - word_filters (with arg "words"): the filter of each of the words,
 //     "" for none (python -m zipfile -e ZIP DIR: DIR is the archive-dir).
 //   - floor_if_contains: the floor applies only to a value that holds one

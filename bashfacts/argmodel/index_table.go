@@ -26,7 +26,7 @@ var programIndex = map[string]span{
 	"dash":                    {"models/shells.json", 22, 1871},
 	"date":                    {"models/text.json", 2528, 3522},
 	"dd":                      {"models/files.json", 11654, 12108},
-	"deno":                    {"models/deno.json", 22, 74256},
+	"deno":                    {"models/deno.json", 22, 74655},
 	"diff":                    {"models/diff.json", 22, 3154},
 	"doas":                    {"models/wrappers.json", 2092, 2552},
 	"docker":                  {"models/docker.json", 22, 108902},

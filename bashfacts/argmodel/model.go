@@ -332,6 +332,10 @@ type Opt struct {
 	// Words are the roles of the separate words an option of arity
 	// "words" takes (jq --rawfile NAME FILE).
 	Words []string `json:"words,omitempty"`
+	// Default is the file an option of arity "optional" names when it is
+	// given without a value (deno run --env-file reads .env), in the
+	// option's role.
+	Default string `json:"default,omitempty"`
 	// WordFilters are the filters of those words, in order ("" for none):
 	// python -m zipfile -e ZIP DIR extracts into DIR (archive-dir).
 	WordFilters []string `json:"word_filters,omitempty"`
@@ -890,6 +894,9 @@ func (o *Opt) checkExtras(prog string) error {
 		if !roles[r] {
 			return bad("unknown role " + r)
 		}
+	}
+	if o.Default != "" && (o.Arg != argOptional || !PathRole(o.Role)) {
+		return bad(`a default goes with the arity "optional" and a path role`)
 	}
 	if len(o.WordFilters) > 0 && (len(o.WordFilters) != len(o.Words) || o.Filter != "") {
 		return bad("word_filters give each of the words its filter, in place of filter")

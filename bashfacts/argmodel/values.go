@@ -355,6 +355,9 @@ func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool
 		ps.module = m
 	}
 	ps.r.StdinCode = ps.r.StdinCode || o.Stdin
+	if o.Default != "" && !hasVal {
+		ps.r.Defaults = append(ps.r.Defaults, Default{Role: o.Role, Value: o.Default})
+	}
 	return ps.choose(p, o, val, hasVal, dynamic)
 }
 
