@@ -98,6 +98,27 @@ func nulNamed() string {
 	return z.String()
 }
 
+// extractsFile runs the real program cmd (when installed) in a folder
+// holding the archive as name, and fails unless it made the file made:
+// the archive shows what its row says. It returns what cmd printed.
+func extractsFile(t *testing.T, name, archive, made string, cmd ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath(cmd[0]); err != nil {
+		return ""
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(archive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(cmd[0], cmd[1:]...)
+	run.Dir = dir
+	out, _ := run.CombinedOutput()
+	if _, err := os.Stat(filepath.Join(dir, made)); err != nil {
+		t.Fatalf("%s did not make %s, so the archive does not show what the row says:\n%s", cmd[0], made, out)
+	}
+	return string(out)
+}
+
 // TestZipReadersDisagree: archives crafted so that zip readers list other
 // names than Go's archive/zip (facts/zipread.go). Each row shows with the
 // real unzip (where installed) that it extracts what Go does not list, and
@@ -137,21 +158,8 @@ func TestZipReadersDisagree(t *testing.T) {
 				want = "deny"
 			}
 			decideUnderBoth(t, developer, def, []policyRow{{tc.cmd, tc.developer, want}})
-			if tc.unzipMakes == "" {
-				return
-			}
-			if _, err := exec.LookPath("unzip"); err != nil {
-				return
-			}
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "x.zip"), []byte(tc.archive), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			run := exec.Command("unzip", "-q", "x.zip")
-			run.Dir = dir
-			out, _ := run.CombinedOutput()
-			if _, err := os.Stat(filepath.Join(dir, tc.unzipMakes)); err != nil {
-				t.Fatalf("unzip did not make %s, so the archive does not show what the row says:\n%s", tc.unzipMakes, out)
+			if tc.unzipMakes != "" {
+				extractsFile(t, "x.zip", tc.archive, tc.unzipMakes, "unzip", "-q", "x.zip")
 			}
 		})
 	}
