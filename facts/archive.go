@@ -123,13 +123,15 @@ func archiveFloor(t bashfacts.Token, why string) Check {
 // says).
 func entryPaths(name string, junk, lower bool) []string {
 	forms := []string{name}
-	if strings.Contains(name, `\`) {
-		forms = append(forms, strings.ReplaceAll(name, `\`, "/"))
-	}
 	if l := strings.ToLower(name); lower && l != name {
 		// unzip -L lowercases the names an upper-case-only system made
 		// (-LL every name): X.ENV may become x.env.
-		forms = append(forms, l, strings.ReplaceAll(l, `\`, "/"))
+		forms = append(forms, l)
+	}
+	for _, f := range forms {
+		if strings.Contains(f, `\`) {
+			forms = append(forms, strings.ReplaceAll(f, `\`, "/"))
+		}
 	}
 	var out []string
 	for _, f := range forms {
