@@ -113,6 +113,12 @@ func TestGlobalInstallsAndFetchedCode(t *testing.T) {
 		{"cargo login", "ask", "ask"}, // a token written into the home folder
 		{"cargo yank --vers 1.0.0", "ask", "ask"},
 		{"make -C sub test", "allow", "ask"},
+		// cp -s and cp -l make links, as ln does: what is written through
+		// them lands in their target, so the target is a write (it was
+		// read as a copy's source and allowed).
+		{"cp -s ~/.bashrc rc && tee -a rc <<< x", "ask", "ask"},
+		{"cp --link ~/.bashrc rc", "ask", "ask"},
+		{"cp -s src/a.go b.go", "allow", "ask"},
 		{"npm install", "allow", "deny"},
 		{"npm install lodash", "allow", "deny"},
 		{"npm ls -g", "allow", "allow"},

@@ -44,6 +44,15 @@ var realCases = []realCase{
 	{[]string{"tee", "-a", "G"}, "tee -a appends to G", wrote("G"), "- edit"},
 	{[]string{"cp", "-t", "D", "F"}, "-t names the folder written", wrote("D/F"), "- write read"},
 	{[]string{"cp", "F", "H"}, "the last operand is written", wrote("H"), "read write"},
+	{[]string{"cp", "-s", "F", "L"}, "-s makes L a link to F: what is written to L lands in F, so F is a write", func(dir, _ string, _ bool) bool {
+		target, err := os.Readlink(filepath.Join(dir, "L"))
+		return err == nil && target == "F"
+	}, "- write write"},
+	{[]string{"cp", "--link", "F", "L"}, "--link makes L another name of F", func(dir, _ string, _ bool) bool {
+		a, errA := os.Stat(filepath.Join(dir, "F"))
+		b, errB := os.Stat(filepath.Join(dir, "L"))
+		return errA == nil && errB == nil && os.SameFile(a, b)
+	}, "- write write"},
 	{[]string{"uniq", "F", "O", "-c"}, "uniq's second operand is written (options may follow)", wrote("O"), "read write -"},
 	{[]string{"sort", "-o", "O", "F"}, "-o names the file written", wrote("O"), "- write read"},
 	{[]string{"sort", "--out=O", "F"}, "--out is --output", wrote("O"), "write read"},
