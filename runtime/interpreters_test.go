@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/regate/regate/facts"
+	"github.com/regate/regate/policies"
 	"github.com/regate/regate/runtime"
 )
 
@@ -174,4 +175,28 @@ func TestDenoEnvFileReadsDotEnv(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "from-dot-env") {
 		t.Fatalf("deno run --env-file did not load .env: %v\n%s", err, out)
 	}
+}
+
+// TestNodeOptionsThatWriteOrLoad: node's options that name a folder or a
+// file node writes into are writes (profiles, diagnostics, reports, the
+// test reporter's destination, local storage), and a module given as a
+// data: URL to --import or --loader is inline code. Under the developer
+// policy (node *), each "ask" row was allowed before 2026-12-07 (fourth
+// stop).
+func TestNodeOptionsThatWriteOrLoad(t *testing.T) {
+	fsys := facts.MapFS{"/home/u/repo/app.js": "file", "/home/u/.bashrc": "file"}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fsys))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(fsys))
+	decideUnderBoth(t, developer, def, []policyRow{
+		{"node --experimental-loader=data:text/javascript,1 app.js", "ask", "ask"},
+		{"node --import 'data:text/javascript,import(\"child_process\")' app.js", "ask", "ask"},
+		{"node --cpu-prof --cpu-prof-dir=~/.cache/p app.js", "ask", "ask"},
+		{"node --diagnostic-dir ~/.x app.js", "ask", "ask"},
+		{"node --test --test-reporter-destination=~/.bashrc", "ask", "ask"},
+		{"node --localstorage-file ~/.x app.js", "ask", "ask"},
+		{"node --experimental-sea-config sea.json", "ask", "ask"},
+		{"node --import tsx app.js", "allow", "ask"},
+		{"node --cpu-prof --cpu-prof-dir=prof app.js", "allow", "ask"},
+		{"node --test --test-reporter-destination=stdout", "allow", "ask"},
+	})
 }
