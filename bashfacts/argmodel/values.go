@@ -389,7 +389,8 @@ func (ps *parser) choose(p *Program, o *Opt, val string, hasVal, dynamic bool) b
 
 // checkValue fails a URL the program reads from the local file system (a
 // file: URL, or a scheme spelt with a curl glob that may make one): it
-// is a path regate does not read out of the URL.
+// is a path regate does not read out of the URL. It fails a URL whose
+// host follows an @ too: the command's text names another host.
 func (ps *parser) checkValue(p *Program, role, v string) bool {
 	if role != URL {
 		return true
@@ -399,7 +400,23 @@ func (ps *parser) checkValue(p *Program, role, v string) bool {
 		ps.fail("%s: the URL %s reads a local file, which regate does not gate as a path", p.name, v)
 		return false
 	}
+	if userinfo(v) {
+		ps.fail("%s: the URL %s names its host after an @, so a rule that matches the command's text may see another host than the one reached", p.name, quoted(v))
+		return false
+	}
 	return true
+}
+
+// userinfo reports a URL whose authority holds an "@": the host is what
+// follows it (http://localhost@example.com reaches example.com).
+func userinfo(v string) bool {
+	if _, rest, ok := strings.Cut(v, "://"); ok {
+		v = rest
+	}
+	if j := strings.IndexAny(v, "/?#"); j >= 0 {
+		v = v[:j]
+	}
+	return strings.Contains(v, "@")
 }
 
 // quoted shortens a word for a message.
