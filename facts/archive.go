@@ -72,7 +72,7 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 	case strings.ContainsAny(t.Value, "*?["):
 		return append(out, archiveFloor(t, "unzip matches archive names against the pattern itself"))
 	}
-	names, tar, err := e.archiveNames(e.absolute(t.Value, dir), t.Archive.Format)
+	names, err := e.archiveNames(e.absolute(t.Value, dir), t.Archive.Format)
 	if err != nil {
 		return append(out, archiveFloor(t, err.Error()))
 	}
@@ -82,7 +82,7 @@ func (e *Env) appendArchiveChecks(out []Check, c Check, t bashfacts.Token, base 
 	}
 	for _, name := range names {
 		paths := entryPaths(name, t.Archive.Junk, t.Archive.Lower)
-		if tar {
+		if t.Archive.Format == "tar" {
 			paths = tarEntryPath(name, t.Archive.Strip)
 		}
 		for _, p := range paths {
@@ -178,29 +178,28 @@ func tarEntryPath(name string, strip int) []string {
 // archiveNames are the names of the file entries of the archive at name,
 // read as format says the program reads it ("zip" or "tar": a file may be
 // both, and unzip finds a zip archive at the end of a file that begins as
-// a compressed tar), and whether it is a tar archive; folder entries are
-// left out, and a link is an error.
-func (e *Env) archiveNames(name, format string) ([]string, bool, error) {
+// a compressed tar); folder entries are left out, and a link is an error.
+func (e *Env) archiveNames(name, format string) ([]string, error) {
 	if format != "zip" && format != "tar" {
-		return nil, false, errors.New("regate does not know how the program reads it")
+		return nil, errors.New("regate does not know how the program reads it")
 	}
 	if err := e.spent.probe(1); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	f, err := e.openRegularFile(name, "it")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, false, errors.New("it does not exist")
+		return nil, errors.New("it does not exist")
 	case err != nil:
-		return nil, false, err
+		return nil, err
 	}
 	defer f.Close()
 	r, size, err := readerAt(f)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if size > maxArchiveBytes {
-		return nil, false, fmt.Errorf("it is larger than %d bytes", maxArchiveBytes)
+		return nil, fmt.Errorf("it is larger than %d bytes", maxArchiveBytes)
 	}
 	head := make([]byte, 512)
 	n, _ := r.ReadAt(head, 0)
@@ -208,23 +207,23 @@ func (e *Env) archiveNames(name, format string) ([]string, bool, error) {
 	switch {
 	case format == "zip":
 		names, err := zipNames(r, size)
-		return names, false, err
+		return names, err
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		z, err := gzip.NewReader(io.NewSectionReader(r, 0, size))
 		if err != nil {
-			return nil, true, fmt.Errorf("it is not a gzip stream regate can read: %v", err)
+			return nil, fmt.Errorf("it is not a gzip stream regate can read: %v", err)
 		}
 		names, err := tarNames(io.LimitReader(z, maxArchiveBytes))
-		return names, true, err
+		return names, err
 	case bytes.HasPrefix(head, []byte("BZh")):
 		names, err := tarNames(io.LimitReader(bzip2.NewReader(io.NewSectionReader(r, 0, size)), maxArchiveBytes))
-		return names, true, err
+		return names, err
 	case len(head) == 512 && string(head[257:262]) == "ustar":
 		// Seekable: tar skips the entries' contents rather than reading them.
 		names, err := tarNames(io.NewSectionReader(r, 0, size))
-		return names, true, err
+		return names, err
 	}
-	return nil, false, errors.New("it is in a format or a compression regate does not read")
+	return nil, errors.New("it is in a format or a compression regate does not read")
 }
 
 // zipNames are the names of a zip archive's file entries, each with the

@@ -2,7 +2,6 @@ package argmodel_test
 
 import (
 	"archive/tar"
-	"archive/zip"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -59,20 +58,9 @@ var pythonModuleCases = []realCase{
 }
 
 func TestPythonModulesAgainstRealPrograms(t *testing.T) {
-	var zb bytes.Buffer
-	z := zip.NewWriter(&zb)
-	w, err := z.Create("a.txt")
-	if err == nil {
-		_, err = w.Write([]byte("zipped\n"))
-	}
-	if err == nil {
-		err = z.Close()
-	}
 	var tb bytes.Buffer
 	tw := tar.NewWriter(&tb)
-	if err == nil {
-		err = tw.WriteHeader(&tar.Header{Name: "a.txt", Mode: 0o644, Size: 4})
-	}
+	err := tw.WriteHeader(&tar.Header{Name: "a.txt", Mode: 0o644, Size: 4})
 	if err == nil {
 		_, err = tw.Write([]byte("tar\n"))
 	}
@@ -83,7 +71,7 @@ func TestPythonModulesAgainstRealPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	extra := map[string]string{
-		"a.zip": zb.String(), "a.tar": tb.String(),
+		"a.zip": oneFileZip(t), "a.tar": tb.String(),
 		"J": `{"b": 1, "a": 2}`, "K": "I1\n.", "P.py": "print('hi')\n",
 	}
 	for _, c := range pythonModuleCases {

@@ -54,20 +54,26 @@ var pythonToolCases = []realCase{
 }
 
 func TestPythonToolsAgainstRealPrograms(t *testing.T) {
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	w, err := z.Create("a.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write([]byte("zipped\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	extra := map[string]string{"a.zip": b.String()}
+	extra := map[string]string{"a.zip": oneFileZip(t)}
 	for _, c := range pythonToolCases {
 		t.Run(strings.Join(c.cmd, " "), func(t *testing.T) { checkRealCaseWith(t, c, realRun{files: extra}) })
 	}
+}
+
+// oneFileZip is a zip archive of one file, a.txt, that holds "zipped".
+func oneFileZip(t *testing.T) string {
+	t.Helper()
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	w, err := z.Create("a.txt")
+	if err == nil {
+		_, err = w.Write([]byte("zipped\n"))
+	}
+	if err == nil {
+		err = z.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
