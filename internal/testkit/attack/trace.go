@@ -50,6 +50,10 @@ type Trace struct {
 // process is what the parser knows of one traced process.
 type process struct {
 	cwd, image string
+	// ownCwd and ownImage: the process changed its folder or ran a
+	// program itself, so its parent's clone returning later (strace may
+	// print it after the child's own records) must not overwrite them.
+	ownCwd, ownImage bool
 }
 
 // parser follows processes through an strace -f -y -o FILE log (one record
@@ -140,7 +144,12 @@ func (p *parser) call(pid int, name string, args []string, ret, line string) {
 		}
 		if child, err := strconv.Atoi(val); err == nil && !failed && child > 0 {
 			if c, ok := p.procs[child]; ok {
-				c.cwd, c.image = pr.cwd, pr.image
+				if !c.ownCwd {
+					c.cwd = pr.cwd
+				}
+				if !c.ownImage {
+					c.image = pr.image
+				}
 			} else {
 				p.procs[child] = &process{cwd: pr.cwd, image: pr.image}
 			}
@@ -190,16 +199,16 @@ func (p *parser) call(pid int, name string, args []string, ret, line string) {
 		ev.Kind, ev.Path, ev.Argv = Exec, resolveAt(pr.cwd, dir, unquote(args[pathArg])), unquoteList(args[argvArg])
 		p.execs++
 		ev.Launcher = p.execs == 1 && pid == p.root
-		pr.image = ev.Path
+		pr.image, pr.ownImage = ev.Path, true
 		p.add(ev)
 	case "chdir":
 		if len(args) == 1 {
-			pr.cwd = Physical(joinRaw(pr.cwd, unquote(args[0])))
+			pr.cwd, pr.ownCwd = Physical(joinRaw(pr.cwd, unquote(args[0]))), true
 		}
 	case "fchdir":
 		if len(args) == 1 {
 			if d := decoration(args[0]); d != "" {
-				pr.cwd = d
+				pr.cwd, pr.ownCwd = d, true
 			}
 		}
 	default:

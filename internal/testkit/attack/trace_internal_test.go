@@ -69,6 +69,32 @@ func TestParseTrace(t *testing.T) {
 	}
 }
 
+// TestParseTraceLateClone: strace may print a parent's clone returning
+// after the child has already changed folder and run its program (as it did
+// on a loaded CI machine for git status); the child keeps its own program
+// and folder, so git's index refresh is still known as git's.
+func TestParseTraceLateClone(t *testing.T) {
+	const late = `100 execve("/usr/bin/bash", ["bash", "-c", "git status"], 0x7ffc /* 9 vars */) = 0
+100 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>
+101 chdir("/P/sub")                   = 0
+101 execve("/usr/bin/git", ["git", "status"], 0x55 /* 9 vars */) = 0
+100 <... clone resumed>)               = 101
+101 openat(AT_FDCWD</P/sub>, "/P/.git/index.lock", O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0666) = 3</P/.git/index.lock>
+102 execve("/usr/bin/true", ["true"], 0x55 /* 9 vars */) = 0
+100 clone(child_stack=NULL, flags=SIGCHLD) = 102
+`
+	tr := ParseTrace(late, "/P")
+	if len(tr.Events) != 4 {
+		t.Fatalf("events: %+v", tr.Events)
+	}
+	if e := tr.Events[2]; e.Image != "/usr/bin/git" || e.Cwd != "/P/sub" {
+		t.Errorf("the child's write is git's, in its own folder: image %q cwd %q", e.Image, e.Cwd)
+	}
+	if e := tr.Events[3]; e.Image != "/usr/bin/true" && e.Image != "" {
+		t.Errorf("a child seen before its parent's clone record keeps its program: %q", e.Image)
+	}
+}
+
 // TestParseTraceNeverFails: every prefix of every line of the sample, and
 // the sample cut anywhere, parses without a panic.
 func TestParseTraceNeverFails(t *testing.T) {
