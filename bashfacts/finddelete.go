@@ -11,7 +11,7 @@ import (
 // follows, a conjunction of tests that only narrow what is selected
 // (-name, -type, -maxdepth, -mindepth, -mtime, -mmin, -size, -newer,
 // -empty) with -delete last, each start point is a folder whose entries
-// the -name patterns match are deleted (role argmodel.TreeDelete, the
+// the -name patterns match are deleted (role argmodel.TreeWrite, the
 // patterns its include filters; the other tests are left out, which only
 // deletes more). Any other expression (-o, !, parentheses, -path, -iname,
 // -delete before a test, which deletes everything it reaches) keeps the
@@ -65,12 +65,12 @@ func (w *walker) markDeletes(texts []string, toks []Token, word Token) []Token {
 	found := false
 	for i := range toks {
 		if toks[i].Role == argmodel.List {
-			toks[i].Role, toks[i].Filters = argmodel.TreeDelete, f
+			toks[i].Role, toks[i].Filters = argmodel.TreeWrite, f
 			found = true
 		}
 	}
 	if !found {
-		word.Value, word.Role, word.Filters, word.StrictOnly, word.Bare = ".", argmodel.TreeDelete, f, true, false
+		word.Value, word.Role, word.Filters, word.StrictOnly, word.Bare = ".", argmodel.TreeWrite, f, true, false
 		toks = append(toks, word)
 	}
 	return toks

@@ -389,7 +389,7 @@ func (m *modelRead) addMissing(program *syntax.Word) {
 		if m.src != nil {
 			i = m.src[k]
 		}
-		if m.args[k].Dynamic && pipeWord(m.words[i]) && wd.Role != argmodel.Patch && wd.Role != argmodel.Archive && wd.Role != argmodel.TreeDelete {
+		if m.args[k].Dynamic && pipeWord(m.words[i]) && wd.Role != argmodel.Patch && wd.Role != argmodel.Archive && wd.Role != argmodel.TreeWrite {
 			// <(cmd) or >(cmd): /dev/fd/N, a pipe to or from a command
 			// walked as units of its own (diff <(sort a) <(sort b)); what
 			// the program reads from it or writes into it is that

@@ -54,7 +54,7 @@ func TestModelWrites(t *testing.T) {
 		want []string
 	}{
 		{"rm policy.jsonc", []string{"policy.jsonc write"}},
-		{"rm -rf .regate build/*.lock", []string{".regate write", "build/*.lock write"}},
+		{"rm -rf .regate build/*.lock", []string{".regate tree-write", "build/*.lock tree-write"}},
 		{"rm -- -f", []string{"-f write strict-only"}},
 		{"rmdir d", []string{"d write"}},
 		{"unlink f", []string{"f write"}},
@@ -67,12 +67,12 @@ func TestModelWrites(t *testing.T) {
 		{"truncate -s0 policy.jsonc", []string{"policy.jsonc write"}},
 		{"truncate --reference=ref f", []string{"ref list strict-only", "f write"}},
 		{"chmod 777 policy.jsonc", []string{"policy.jsonc edit"}},
-		{"chmod -R u+w src", []string{"src edit"}},
+		{"chmod -R u+w src", []string{"src tree-write"}},
 		{"chmod -w policy.jsonc", []string{"policy.jsonc edit"}},
 		{"chmod 644 -w policy.jsonc", []string{"644 edit", "policy.jsonc edit"}},
 		{"chmod --reference=a b", []string{"a list strict-only", "b edit"}},
 		{"chown u:g f", []string{"f edit"}},
-		{"chgrp -R staff d", []string{"d edit"}},
+		{"chgrp -R staff d", []string{"d tree-write"}},
 		{"ln -sf x policy.jsonc", []string{"x write into=policy.jsonc", "policy.jsonc write into=x"}},
 		{"ln -s /tmp/policy.jsonc", []string{". write strict-only into=policy.jsonc", "/tmp/policy.jsonc write"}},
 		{"ln -t dir a", []string{"dir write into=a", "a write into=dir"}},

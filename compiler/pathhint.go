@@ -15,12 +15,19 @@ import (
 // rule matches holds the rule's literal text, each run of it between
 // wildcards: the hint keeps the longest run of each rule, and a path that
 // holds none of them (compared without case, which only keeps more) is
-// left out of the walk's check. facts reads it (facts.Env.PathHint); the
-// Rego decides every path that is kept, as before.
+// left out of the walk's check. A rule without wildcards matches only the
+// path it spells, so its path is kept only when a spelling is that path
+// (the self floor guards every folder above its files by such rules, and
+// their text is in every path below them). facts reads it
+// (facts.Env.PathHint); the Rego decides every path that is kept, as
+// before.
 type PathHint struct {
-	// Fragments are the literal runs, one per non-allow path rule, home
-	// expanded, lower-cased, without duplicates.
+	// Fragments are the literal runs, one per non-allow path rule with a
+	// wildcard, home expanded, lower-cased, without duplicates.
 	Fragments []string
+	// Exact are the paths of the non-allow rules without one, home
+	// expanded, lower-cased, without a trailing slash or duplicates.
+	Exact []string
 	// All is set when some non-allow path rule has no literal text ("*",
 	// "?*"): every path may meet it, and nothing may be left out.
 	All bool
@@ -30,7 +37,15 @@ type PathHint struct {
 // every layer's path rules (the policy's, the hard guards', every agent's,
 // the self floor's and its secrets). A policy whose data has another shape
 // gets a hint that leaves nothing out.
-func (o *Output) Hint() PathHint {
+func (o *Output) Hint() PathHint { return o.hint("path") }
+
+// WriteHint is the hint of a walk whose entries are changed or deleted
+// (rm -r, chmod -R, find -delete): each entry meets the write rules as
+// well as the path rules, so the non-allow rules of both surfaces count.
+func (o *Output) WriteHint() PathHint { return o.hint("path", "write") }
+
+// hint is the hint of the rules of the given surfaces in every layer.
+func (o *Output) hint(surfaceNames ...string) PathHint {
 	var h PathHint
 	regate, _ := o.Data["regate"].(map[string]any)
 	rules, _ := regate["rules"].(map[string]any)
@@ -58,7 +73,14 @@ func (o *Output) Hint() PathHint {
 		}
 	}
 	add := func(pattern string) {
-		f := strings.ToLower(longestLiteral(ExpandHome(pattern, o.Home)))
+		expanded := ExpandHome(pattern, o.Home)
+		if !strings.ContainsAny(expanded, "*?[\\") {
+			if e := strings.TrimSuffix(strings.ToLower(expanded), "/"); !slices.Contains(h.Exact, e) {
+				h.Exact = append(h.Exact, e)
+			}
+			return
+		}
+		f := strings.ToLower(longestLiteral(expanded))
 		if f == "" {
 			h.All = true
 		} else if !slices.Contains(h.Fragments, f) {
@@ -67,21 +89,23 @@ func (o *Output) Hint() PathHint {
 	}
 	for _, l := range layers {
 		surfaces, _ := asMap(l["surfaces"])
-		p, ok := asMap(surfaces["path"])
-		if !ok && surfaces["path"] != nil {
-			return PathHint{All: true} // a shape this does not read: keep every path
-		}
-		ranked, _ := asMap(p["rules"])
-		for _, r := range ranked {
-			rm, _ := asMap(r)
-			action, _ := rm["action"].(string)
-			pattern, ok := rm["pattern"].(string)
-			switch {
-			case action == string(Allow):
-			case !ok:
-				h.All = true
-			default:
-				add(pattern)
+		for _, name := range surfaceNames {
+			p, ok := asMap(surfaces[name])
+			if !ok && surfaces[name] != nil {
+				return PathHint{All: true} // a shape this does not read: keep every path
+			}
+			ranked, _ := asMap(p["rules"])
+			for _, r := range ranked {
+				rm, _ := asMap(r)
+				action, _ := rm["action"].(string)
+				pattern, ok := rm["pattern"].(string)
+				switch {
+				case action == string(Allow):
+				case !ok:
+					h.All = true
+				default:
+					add(pattern)
+				}
 			}
 		}
 		secrets, _ := asMap(l["secrets"])
@@ -90,6 +114,7 @@ func (o *Output) Hint() PathHint {
 		}
 	}
 	slices.Sort(h.Fragments)
+	slices.Sort(h.Exact)
 	return h
 }
 

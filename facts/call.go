@@ -48,6 +48,10 @@ type Env struct {
 	// PathHint, when set, tells a recursive read's walk which paths can
 	// matter to the decision (tree.go); nil keeps every path it finds.
 	PathHint *PathHint
+	// WriteHint does the same for a walk whose entries are changed or
+	// deleted (rm -r, find -delete), which meet the write rules too
+	// (compiler.Output.WriteHint); nil keeps every entry.
+	WriteHint *PathHint
 	// spent is the call's work budget (budget.go), set by Build.
 	spent *budget
 }
@@ -122,6 +126,10 @@ type Check struct {
 	// are the paths found inside it (tree.go): a deny among them asks
 	// instead, since the person named the folder, not the file.
 	Within string `json:"within,omitempty"`
+	// Changes marks a Within check whose paths the command deletes or
+	// changes (rm -r, chmod -R, find -delete) rather than reads: the
+	// message says so.
+	Changes bool `json:"changes,omitempty"`
 	// Role is "read" for the read-surface check of a file a bash command
 	// reads (its program's argument model says so): the read rules decide
 	// it, never the universal fallback, so a policy that allows "cat *" and

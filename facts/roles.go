@@ -31,9 +31,14 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 	case ListTreeRole:
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
-	case argmodel.TreeDelete:
-		// What find … -delete deletes below the folder: its entries on the
-		// path and write surfaces (tree.go).
+	case argmodel.TreeWrite:
+		// What rm -r, chmod -R or find … -delete deletes or changes below
+		// the folder: its entries on the path and write surfaces
+		// (tree.go); the folder itself too unless filters select what
+		// changes (find … -name P -delete).
+		if t.Filters == nil {
+			out = e.appendWriteChecks(out, c, bashfacts.WriteCreate)
+		}
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.treeChecks(t, dir, t.Role)...)
 	case argmodel.History:
@@ -78,7 +83,7 @@ func roleCheck(c Check, surface string) Check {
 // bare (only a rule that names it decides it on the path surface) and is
 // strict-only; its write and edit checks follow from its role.
 func (e *Env) absentTargetCheck(t bashfacts.Token, base string) (Check, bool) {
-	if !t.Bare || (t.Role != argmodel.Write && t.Role != argmodel.Edit) {
+	if !t.Bare || (t.Role != argmodel.Write && t.Role != argmodel.Edit && t.Role != argmodel.TreeWrite) {
 		return Check{}, false
 	}
 	named := t
@@ -97,7 +102,7 @@ func roleChecksOf(tokens []bashfacts.Token) int {
 	n := 0
 	for i := range tokens {
 		switch tokens[i].Role {
-		case argmodel.Read, argmodel.Tree, argmodel.Write:
+		case argmodel.Read, argmodel.Tree, argmodel.Write, argmodel.TreeWrite:
 			n++
 		case argmodel.Edit:
 			n += 2

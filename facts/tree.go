@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/moby/patternmatcher"
@@ -70,7 +71,10 @@ const (
 // cannot change the decision.
 type PathHint struct {
 	Fragments []string // lower-cased
-	All       bool     // every path may matter: keep them all
+	// Exact are paths that rules without wildcards spell (lower-cased,
+	// without a trailing slash): kept only when a spelling is one.
+	Exact []string
+	All   bool // every path may matter: keep them all
 }
 
 // keeps reports whether a walk keeps the paths of groups.
@@ -85,6 +89,9 @@ func (h *PathHint) keeps(groups [][]string) bool {
 				if strings.Contains(ls, f) {
 					return true
 				}
+			}
+			if slices.Contains(h.Exact, strings.TrimSuffix(ls, "/")) {
+				return true
 			}
 		}
 	}
@@ -121,10 +128,13 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 		return nil
 	}
 	folder := f.groups()
-	deletes := role == argmodel.TreeDelete
+	deletes := role == argmodel.TreeWrite
 	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole,
 		trackedOnly: role == TreeTrackedRole || role == searchRole, skipVCS: role == searchRole,
-		filter: compileFilters(t.Filters), every: deletes}
+		filter: compileFilters(t.Filters), hint: e.PathHint}
+	if deletes {
+		w.hint, w.changes = e.WriteHint, true
+	}
 	// The program reads the folder the kernel opens (/dev/fd/../cwd is
 	// the working directory, keys/.. the parent of the link's target).
 	root := f.Canonical[0]
@@ -138,12 +148,18 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	var out []Check
 	switch {
 	case len(w.groups) > 0 && deletes:
-		// Deleted: on the write surface too, where the path hint does not
-		// reach (the write rules are not the path rules), so every entry
-		// the walk finds is kept.
-		for _, s := range []string{"path", "write"} {
-			out = append(out, Check{Surface: s, Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
-				StrictOnly: true, Within: t.Value})
+		// Changed or deleted: every entry on the path surface, and the
+		// files (links included) on the write surface too, where the walk
+		// kept what the write rules may match as well. A folder below is
+		// left to what it holds, which the walk reaches: the rules that
+		// guard a folder for what it may hold (the self floor's */.github,
+		// which holds a host's hooks in any project) would otherwise ask
+		// for every dependency that ships one (rm -rf node_modules).
+		out = append(out, Check{Surface: "path", Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
+			StrictOnly: true, Within: t.Value, Changes: true})
+		if len(w.files) > 0 {
+			out = append(out, Check{Surface: "write", Value: t.Value, Forms: w.files, Error: w.linkErr, At: at,
+				StrictOnly: true, Within: t.Value, Changes: true})
 		}
 	case len(w.groups) > 0:
 		out = append(out, Check{Surface: "path", Value: t.Value, Forms: w.groups, Error: w.linkErr, At: at,
@@ -179,24 +195,24 @@ type treeWalk struct {
 	trackedOnly bool
 	// skipVCS: the version-control folders (vcsDirs) are not read.
 	skipVCS bool
-	// every: keep every entry, whatever the path hint says (a deletion's
-	// entries meet the write rules, which the hint does not cover), within
-	// maxTreeEntries.
-	every bool
+	// hint says which entries can matter (Env.PathHint, or Env.WriteHint
+	// when the entries are changed or deleted); nil keeps every entry,
+	// within maxTreeEntries.
+	hint *PathHint
 	// excludes: what a build context's .dockerignore leaves out (nil:
 	// nothing).
 	excludes *patternmatcher.PatternMatcher
 	groups   [][]string // one group (two, through a link) per path found
-	linkErr  string     // the first link inside that could not be resolved
+	// changes: the program deletes or changes what the walk finds, so the
+	// groups of the entries that are not folders are kept apart too
+	// (files): they meet the write rules.
+	changes bool
+	files   [][]string
+	linkErr string // the first link inside that could not be resolved
 }
 
 // limit is how many entries the walk may visit.
-func (w *treeWalk) limit() int {
-	if w.every {
-		return maxTreeEntries
-	}
-	return w.env.PathHint.limit()
-}
+func (w *treeWalk) limit() int { return w.hint.limit() }
 
 // treeDir is a folder still to list: its path below the walk's root and
 // the .gitignore files that apply in it.
@@ -250,7 +266,11 @@ func (w *treeWalk) walk(root, dir string) error {
 				return fmt.Errorf("the folder holds more than %d entries", w.limit())
 			}
 			if !w.foldersOnly || ent.dir {
+				first := len(w.groups)
 				w.add(rel, dir, ent.link)
+				if w.changes && !ent.dir {
+					w.files = append(w.files, w.groups[first:]...)
+				}
 			}
 			if ent.dir {
 				queue = append(queue, treeDir{rel: rel, ignores: ignores})
@@ -293,7 +313,7 @@ func (w *treeWalk) add(rel, dir string, link bool) {
 			}
 		}
 	}
-	if !w.every && !w.env.PathHint.keeps(w.groups[first:]) {
+	if !w.hint.keeps(w.groups[first:]) {
 		w.groups = w.groups[:first] // no rule but an allow can meet it
 	}
 }

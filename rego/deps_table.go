@@ -6,8 +6,8 @@ package rego
 var generatedDeps = map[string]moduleDep{
 	"c4b2043d08a5a3cfb7074ef96cc2a7c372a1e44db8d80acb3d93ec0ffa3c60b1": {pkg: "data.regate.lib.ceiling", refs: nil},                                      // lib/ceiling.rego
 	"469b5b886f6825f41654adf6406222a971af66ed53fba9919bfa64e28359f1e6": {pkg: "data.regate.lib.ceiling_test", refs: []string{"data.regate.lib.ceiling"}}, // lib/ceiling_test.rego
-	"7cf735f0c85f28f06a51a5d2a6fc27ec125b158eb8ad4911b967033990c56eda": {pkg: "data.regate.lib.decide", refs: nil},                                       // lib/decide.rego
-	"f90444195ff69956ec457d757595193dbac7c82ed51cdf4b191bdaffe07e1a36": {pkg: "data.regate.lib.decide_test", refs: []string{"data.regate.lib.decide"}},   // lib/decide_test.rego
+	"aac15798f006cef5e01f62804d109604e7bfac52578b41e1a10996e0efb3d426": {pkg: "data.regate.lib.decide", refs: nil},                                       // lib/decide.rego
+	"94cf28dd8ced6cf813f90bda88ce428bad4e4f36af723d30dbfc604519598ad4": {pkg: "data.regate.lib.decide_test", refs: []string{"data.regate.lib.decide"}},   // lib/decide_test.rego
 	"e07351fe449b63b5f2650eca9abae6481b6787c01127918aacb87bf78917db55": {pkg: "data.regate.lib.lease", refs: nil},                                        // lib/lease.rego
 	"86a13370e0da62a27e80e23b4be8c26a5a3792e816aad6f15fd4d6b597b63bad": {pkg: "data.regate.lib.message", refs: []string{"data.regate.lib.permission"}},   // lib/message.rego
 	"6d017aa3fc3dd45e579e83f96c37b4e34adce7ad7daf555032096ba5fde3b31a": {pkg: "data.regate.lib.permission", refs: nil},                                   // lib/permission.rego

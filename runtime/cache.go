@@ -251,7 +251,7 @@ type flagMember struct {
 
 // How many string and flag members checkMembers lists: the input
 // document's builder sizes its scratch array by them.
-const checkStrings, checkFlags = 9, 5
+const checkStrings, checkFlags = 9, 6
 
 // checkMembers lists a check's members beside surface, value and forms,
 // the list the input document (inputValue) is built from. Fixed-size arrays keep it free of
@@ -262,6 +262,6 @@ func checkMembers(c *facts.Check) ([checkStrings]stringMember, [checkFlags]flagM
 			{"strict", c.Strict}, {"malformed", c.Malformed}, {"within", c.Within}, {"role", c.Role},
 		}, [checkFlags]flagMember{
 			{"unparseable", c.Unparseable}, {"bare", c.Bare}, {"strict_only", c.StrictOnly}, {"spec_only", c.SpecOnly},
-			{"plain", c.Plain},
+			{"plain", c.Plain}, {"changes", c.Changes},
 		}
 }

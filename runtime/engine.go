@@ -100,9 +100,11 @@ func WithLoader(load func() (*compiler.Output, error)) Option {
 func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, error) {
 	e := &Engine{hash: out.Hash, env: facts.Env{Cwd: "/", Home: out.Home}, out: out, cacheN: DefaultCacheSize}
 	// A recursive read's walk keeps only the paths a non-allow path rule
-	// may match (compiler.PathHint).
-	hint := out.Hint()
-	e.env.PathHint = &facts.PathHint{Fragments: hint.Fragments, All: hint.All}
+	// may match (compiler.PathHint), a recursive write's those a path or
+	// write rule may.
+	hint, writeHint := out.Hint(), out.WriteHint()
+	e.env.PathHint = &facts.PathHint{Fragments: hint.Fragments, Exact: hint.Exact, All: hint.All}
+	e.env.WriteHint = &facts.PathHint{Fragments: writeHint.Fragments, Exact: writeHint.Exact, All: writeHint.All}
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{

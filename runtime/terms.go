@@ -15,7 +15,7 @@ var terms = func() map[string]*ast.Term {
 		"tool", "unregistered", "checks", "session", "approvals", "agent", "floor", "ask",
 		"surface", "value", "forms", "keys", "origin", "at", "error", "wrapper", "unparseable",
 		"reason", "strict", "malformed", "within", "role", "bare", "strict_only", "spec_only",
-		"opaque", "indirection", "read", "keyspec", "", "plain", "any_keys",
+		"opaque", "indirection", "read", "keyspec", "", "plain", "any_keys", "changes",
 		// the decision object's members (decisionFrom)
 		"action", "matched", "layer", "pos", "message", "yolo",
 		// the surfaces of the built-in tools

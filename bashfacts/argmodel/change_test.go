@@ -15,8 +15,8 @@ var changeCases = []parseCase{
 	// rm, rmdir, unlink, shred: a delete (or an overwrite) is a write; rm
 	// -r deletes the folder it names.
 	{[]string{"rm", "policy.jsonc"}, "write", ""},
-	{[]string{"rm", "-rf", "D"}, "- write", ""},
-	{[]string{"rm", "--recur", "D", "x.lock"}, "- write write", ""},
+	{[]string{"rm", "-rf", "D"}, "- tree-write", ""},
+	{[]string{"rm", "--recur", "D", "x.lock"}, "- tree-write tree-write", ""},
 	{[]string{"rm", "--", "-f"}, "- write", ""},
 	{[]string{"rm", "-f", "--interactive=never", "a"}, "- value write", ""},
 	{[]string{"rm", "---presume-input-tty", "a"}, "- write", ""},
@@ -61,8 +61,8 @@ var changeCases = []parseCase{
 	// operand is a file, as chmod reads them (chmod 644 -w f changes a
 	// file named 644).
 	{[]string{"chmod", "777", "policy.jsonc"}, "value edit", ""},
-	{[]string{"chmod", "-R", "u+w", "D"}, "- value edit", ""},
-	{[]string{"chmod", "-Rv", "go-w", "D", "E"}, "- value edit edit", ""},
+	{[]string{"chmod", "-R", "u+w", "D"}, "- value tree-write", ""},
+	{[]string{"chmod", "-Rv", "go-w", "D", "E"}, "- value tree-write tree-write", ""},
 	{[]string{"chmod", "-w", "f"}, "- edit", ""},
 	{[]string{"chmod", "-rwx", "f"}, "value edit", ""},
 	{[]string{"chmod", "-644", "f"}, "value edit", ""},
@@ -76,7 +76,7 @@ var changeCases = []parseCase{
 	{[]string{"chmod", "--r", "f"}, "", "chmod: --r is an ambiguous abbreviation"},
 	{[]string{"chmod", "-q", "f"}, "", "chmod: the option -q (in -q) is not"},
 	{[]string{"chown", "u:g", "f"}, "value edit", ""},
-	{[]string{"chown", "-hR", "u:g", "D"}, "- value edit", ""},
+	{[]string{"chown", "-hR", "u:g", "D"}, "- value tree-write", ""},
 	{[]string{"chown", "--from=root", "u", "f"}, "value value edit", ""},
 	{[]string{"chown", "--reference", "a", "b"}, "- list edit", ""},
 	{[]string{"chown", "--", "-u", "f"}, "- value edit", ""},

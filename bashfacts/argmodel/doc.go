@@ -221,7 +221,9 @@
 // surface), write (created or truncated), edit (changed in place, or appended to),
 // tree (a folder read recursively), tree-visible (a folder read
 // recursively but for hidden files and those ignore files name: rg
-// without --hidden or --no-ignore), patch (a patch whose files the
+// without --hidden or --no-ignore), tree-write (a folder whose every
+// entry the program deletes or changes: rm -r, chmod -R; facts walks it
+// on the path and write surfaces), patch (a patch whose files the
 // program writes: git apply; facts reads the patch, and the filters
 // "strip" and "directory" carry -p and --directory), archive (an archive
 // whose entries the program writes: unzip, tar -x; facts reads it as the

@@ -43,9 +43,11 @@ const (
 	// reads from its index and history (git log -p, git show, git diff
 	// without a pathspec: Program.Whole).
 	History = "history"
-	// TreeDelete is a folder whose entries a program deletes (find …
+	// TreeWrite is a folder whose entries a program deletes or changes,
+	// each meeting the path and the write rules (rm -r, chmod -R; find …
 	// -delete, read by bashfacts: its -name patterns are the filters).
-	TreeDelete = "tree-delete"
+	// Without filters the folder itself is written too.
+	TreeWrite = "tree-write"
 	// Patch is a patch file the program reads and whose files it writes
 	// (git apply): facts reads the patch and gates each file it names as
 	// a write (facts/patch.go).
@@ -118,14 +120,14 @@ func (p *Program) late(a Arg) bool {
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeDelete, Patch, Archive, Compose:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeWrite, Patch, Archive, Compose:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeDelete: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeWrite: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
 // filters are the values of an option's filter ("" for none).
 var filters = map[string]bool{"": true, FilterInclude: true, FilterExclude: true, FilterExcludeDir: true, FilterStrip: true, FilterDirectory: true,

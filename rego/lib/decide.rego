@@ -127,9 +127,15 @@ within_cap(c, o) := {"action": "ask", "sev": 1, "rule": object.union(o.rule, sen
 	o.sev == 2
 } else := o
 
-within_reason(c, r) := sprintf("reading the folder %s reaches a path this rule denies: %s", [c.within, r.reason]) if {
+within_reason(c, r) := sprintf("%s the folder %s reaches a path this rule denies: %s", [within_verb(c), c.within, r.reason]) if {
 	object.get(r, "reason", "") != ""
-} else := sprintf("reading the folder %s reaches a path this rule denies", [c.within])
+} else := sprintf("%s the folder %s reaches a path this rule denies", [within_verb(c), c.within])
+
+# within_verb: a folder whose entries the command deletes or changes (rm
+# -r, chmod -R, find -delete: facts' changes) or one it reads.
+within_verb(c) := "changing" if {
+	c.changes
+} else := "reading"
 
 # entry is an outcome as the decision compares it: [severity, -index,
 # layer, rule, flags], so that the largest entry is the most restrictive

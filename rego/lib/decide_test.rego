@@ -139,6 +139,7 @@ test_within_caps_a_deny_at_ask if {
 	f.fault
 	f.rule.reason == "reading the folder . reaches a path this rule denies"
 	decide.within_cap({"within": "."}, o(0, 0)).sev == 0
+	decide.within_cap({"within": "sub", "changes": true}, o(2, 0)).rule.reason == "changing the folder sub reaches a path this rule denies"
 }
 
 e(sev) := [sev, -1, "policy", {"pattern": "p", "pos": "t:1:1", "tail": " (matched 'p')."}, decide.plain]

@@ -1,0 +1,84 @@
+package runtime_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/regate/regate/facts"
+	"github.com/regate/regate/runtime"
+)
+
+// TestRecursiveChanges: rm -r, chmod -R, chown -R and chgrp -R change
+// every entry below the folders they are given (argmodel role tree-write):
+// under strict mode each entry meets the path and write rules, so removing
+// or opening up a folder that holds .env or a key asks (a deny capped at
+// ask: the person named the folder, not the file), while a folder that
+// holds nothing a rule protects stays allowed. Each row first runs in real
+// bash and checks which files it changed (removed, or their mode changed):
+// rm refuses a folder without -r, and -- ends the options.
+func TestRecursiveChanges(t *testing.T) {
+	files := []string{"src/main.go", "build/out.js", "config/.env", "config/app.yaml", "keys/id.pem", "README.md"}
+	fixture := facts.MapFS{}
+	for _, f := range files {
+		fixture["/home/u/repo/"+f] = "file"
+	}
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(fixture))
+	for _, c := range []struct {
+		cmd       string
+		changed   []string
+		developer string
+	}{
+		{"rm -rf build", []string{"build/out.js"}, "allow"},
+		{"rm -r src build", []string{"src/main.go", "build/out.js"}, "allow"},
+		{"rm -rf config", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"rm -Rf keys", []string{"keys/id.pem"}, "ask"},
+		{"rm --recursive --force config/", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"rm -f -r -- config", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"rm -rf ./config/../keys", []string{"keys/id.pem"}, "ask"},
+		{"rm -rf c*", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"rm -r config/.env", []string{"config/.env"}, "deny"},
+		{"rm config", nil, "allow"}, // a folder without -r: rm refuses it
+		{"rm -rf src/main.go", []string{"src/main.go"}, "allow"},
+		{"chmod -R go-rwx config", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"chmod -R 700 build", []string{"build/out.js"}, "allow"},
+		{"chmod --recursive 600 keys", []string{"keys/id.pem"}, "ask"},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			if bash, err := exec.LookPath("bash"); err == nil {
+				dir := t.TempDir()
+				for _, f := range files {
+					p := filepath.Join(dir, f)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, nil, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				run := exec.Command(bash, "--norc", "--noprofile", "-c", c.cmd)
+				run.Dir = dir
+				_ = run.Run()
+				for _, f := range files {
+					fi, err := os.Stat(filepath.Join(dir, f))
+					changed := os.IsNotExist(err) || (err == nil && fi.Mode().Perm() != 0o644)
+					if want := slices.Contains(c.changed, f); changed != want {
+						t.Fatalf("bash -c %q: %s changed %v, the row says %v", c.cmd, f, changed, want)
+					}
+				}
+			}
+			call := facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}}
+			d, err := developer.Decide(context.Background(), call)
+			if err != nil || string(d.Action) != c.developer {
+				t.Errorf("developer policy: %s (%s, %v); want %s", d.Action, d.Matched, err, c.developer)
+			}
+			if d.Action == "ask" && !strings.HasPrefix(d.Reason, "changing the folder ") {
+				t.Errorf("the reason %q does not say the folder is changed", d.Reason)
+			}
+		})
+	}
+}
