@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/moby/patternmatcher"
@@ -71,10 +70,20 @@ const (
 // cannot change the decision.
 type PathHint struct {
 	Fragments []string // lower-cased
-	// Exact are paths that rules without wildcards spell (lower-cased,
+	// exact are the paths that rules without wildcards spell (lower-cased,
 	// without a trailing slash): kept only when a spelling is one.
-	Exact []string
+	exact map[string]bool
 	All   bool // every path may matter: keep them all
+}
+
+// NewPathHint is the hint of the fragments and exact paths a compiled
+// policy derives (compiler.PathHint).
+func NewPathHint(fragments, exact []string, all bool) *PathHint {
+	h := &PathHint{Fragments: fragments, All: all, exact: make(map[string]bool, len(exact))}
+	for _, e := range exact {
+		h.exact[e] = true
+	}
+	return h
 }
 
 // keeps reports whether a walk keeps the paths of groups.
@@ -90,7 +99,7 @@ func (h *PathHint) keeps(groups [][]string) bool {
 					return true
 				}
 			}
-			if slices.Contains(h.Exact, strings.TrimSuffix(ls, "/")) {
+			if h.exact[strings.TrimSuffix(ls, "/")] {
 				return true
 			}
 		}

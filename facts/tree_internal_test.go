@@ -283,3 +283,32 @@ func TestTreeVisibleAgreesWithGit(t *testing.T) {
 		t.Errorf("the walk reached %v; want *.log and build/ skipped, nested/n.txt reached", reached)
 	}
 }
+
+// TestPathHintKeeps: a walk keeps a path one of whose spellings holds a
+// fragment (without case) or is an exact path (without case or a trailing
+// slash); a nil hint, or one that keeps all, keeps every path.
+func TestPathHintKeeps(t *testing.T) {
+	h := NewPathHint([]string{".env", "/home/u/.ssh/"}, []string{"/home/u", "/home/u/.claude/settings.json"}, false)
+	for _, c := range []struct {
+		groups [][]string
+		want   bool
+	}{
+		{[][]string{{"config/.ENV", "/home/u/repo/config/.ENV"}}, true},
+		{[][]string{{"keys/id", "/home/u/.ssh/id"}}, true},
+		{[][]string{{"..", "/home/u"}}, true},
+		{[][]string{{"../", "/home/u/"}}, true},
+		{[][]string{{"x/settings.json", "/home/u/.Claude/settings.json"}}, true},
+		{[][]string{{"src/a.go", "/home/u/repo/src/a.go"}}, false},
+		{[][]string{{"u", "/home/u2"}}, false},
+		{[][]string{{"a.txt"}, {"b", "/home/u/repo/.env.d"}}, true},
+		{nil, false},
+	} {
+		if got := h.keeps(c.groups); got != c.want {
+			t.Errorf("keeps(%q) = %v, want %v", c.groups, got, c.want)
+		}
+	}
+	var none *PathHint
+	if !none.keeps([][]string{{"a"}}) || !NewPathHint(nil, nil, true).keeps([][]string{{"a"}}) {
+		t.Error("a nil hint, or one that keeps all, must keep every path")
+	}
+}

@@ -103,8 +103,8 @@ func New(ctx context.Context, out *compiler.Output, opts ...Option) (*Engine, er
 	// may match (compiler.PathHint), a recursive write's those a path or
 	// write rule may.
 	hint, writeHint := out.Hint(), out.WriteHint()
-	e.env.PathHint = &facts.PathHint{Fragments: hint.Fragments, Exact: hint.Exact, All: hint.All}
-	e.env.WriteHint = &facts.PathHint{Fragments: writeHint.Fragments, Exact: writeHint.Exact, All: writeHint.All}
+	e.env.PathHint = facts.NewPathHint(hint.Fragments, hint.Exact, hint.All)
+	e.env.WriteHint = facts.NewPathHint(writeHint.Fragments, writeHint.Exact, writeHint.All)
 	e.env.ShellTools = map[string]facts.ShellTool{}
 	for name, st := range out.Knobs.ShellTools {
 		e.env.ShellTools[name] = facts.ShellTool{

@@ -99,3 +99,70 @@ func BenchmarkTreeReadLargeFolder(b *testing.B) {
 		})
 	}
 }
+
+// TestTreeWriteLargeFolder: a recursive change is bounded as a recursive
+// read is, by the paths a non-allow path or write rule may match: under
+// the developer policy rm -rf of a folder of 20,000 files is allowed, a
+// .env deep inside makes it ask, a folder past the walk's bound asks, and
+// under the default policy, whose write catch-all asks, every entry counts
+// (past 5,000 the walk stops and asks; rm asks there anyway).
+func TestTreeWriteLargeFolder(t *testing.T) {
+	developer, err := fs.ReadFile(policies.FS, "developer.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := facts.Call{Tool: "bash", Input: map[string]any{"command": "rm -rf src"}}
+	for _, c := range []struct {
+		name    string
+		fsys    facts.MapFS
+		want    string
+		matched string
+	}{
+		{"20,000 files", largeProject(20000), "allow", "rm *"},
+		{"20,000 files and a .env", largeProject(20000, "/home/u/repo/src/d7/deep/.env"), "ask", "*.env"},
+		{"70,000 files", largeProject(70000), "ask", "<strict-floor>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEngine(t, string(developer), runtime.WithFS(c.fsys), runtime.WithCacheSize(0))
+			d, err := e.Decide(context.Background(), rm)
+			if err != nil || string(d.Action) != c.want || d.Matched != c.matched {
+				t.Errorf("%s: %s (%s), %v; want %s (%s)", c.name, d.Action, d.Matched, err, c.want, c.matched)
+			}
+		})
+	}
+}
+
+// BenchmarkTreeWriteLargeFolder decides rm -rf src under the developer
+// policy in real projects of 10, 10,000 and 50,000 files in folders of 50:
+// the walk lists every entry, and only the paths a non-allow path or write
+// rule may match are decided.
+func BenchmarkTreeWriteLargeFolder(b *testing.B) {
+	src, err := fs.ReadFile(policies.FS, "developer.jsonc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 10000, 50000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			for i := 0; i < n; i++ {
+				p := filepath.Join(dir, "src", fmt.Sprintf("d%d", i/50), fmt.Sprintf("f%d.go", i))
+				if i%50 == 0 {
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := os.WriteFile(p, nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			e := newEngine(b, string(src), runtime.WithFS(facts.OSFS{}), runtime.WithCwd(dir), runtime.WithCacheSize(0))
+			rm := facts.Call{Tool: "bash", Input: map[string]any{"command": "rm -rf src"}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if d, err := e.Decide(context.Background(), rm); err != nil || d.Action != "allow" {
+					b.Fatal(d, err)
+				}
+			}
+		})
+	}
+}
