@@ -19,7 +19,8 @@ import (
 // runs in real git and checks whether the secret is printed (git diff in
 // a clean work tree prints nothing, yet may: it asks). git stash show -p,
 // git stash list -p and git format-patch --stdout were allowed before
-// 2026-12-07 (fourth stop) while they printed a tracked .env's changes.
+// 2026-12-07 (fourth stop) while they printed a tracked .env's changes,
+// and git grep of a revision's tree before the fifth.
 func TestHistoryReads(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -84,6 +85,14 @@ echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 		{untracked, "git stash show -u", false, "allow", "allow"},
 		{tracked, "git format-patch --stdout HEAD~1", true, "ask", "allow"},
 		{tracked, "git format-patch --stdout -1 -- src", false, "allow", "allow"},
+		// git grep searches a revision's whole tree (git grep -e . HEAD
+		// printed a tracked .env before 2026-12-07, fifth stop); a
+		// pathspec after -- narrows it.
+		{tracked, "git grep -e . HEAD", true, "ask", "allow"},
+		{tracked, "git grep TOKEN HEAD~1", true, "ask", "allow"},
+		{tracked, "git grep -e package HEAD src", false, "ask", "allow"}, // src before -- is taken as a path, but asks as git show HEAD src does
+		{tracked, "git grep -e package HEAD -- src", false, "allow", "allow"},
+		{ignored, "git grep -e . HEAD", false, "allow", "allow"},
 		// An ignored .env is in no index and no history.
 		{ignored, "git log -p", false, "allow", "allow"},
 		{ignored, "git show", false, "allow", "allow"},
