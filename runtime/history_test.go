@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"os/exec"
 	"testing"
 
@@ -22,6 +24,10 @@ import (
 // 2026-12-07 (fourth stop) while they printed a tracked .env's changes,
 // and git grep of a revision's tree before the fifth.
 func TestHistoryReads(t *testing.T) {
+	// The hash of the blob of the tracked .env's last version, as git
+	// ls-tree -r HEAD lists it.
+	sum := sha1.Sum([]byte("blob 14\x00TOKEN=SECRET2\n"))
+	secretBlob := hex.EncodeToString(sum[:])
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -93,6 +99,14 @@ echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 		{tracked, "git grep -e package HEAD src", false, "ask", "allow"}, // src before -- is taken as a path, but asks as git show HEAD src does
 		{tracked, "git grep -e package HEAD -- src", false, "allow", "allow"},
 		{ignored, "git grep -e . HEAD", false, "allow", "allow"},
+		// git cat-file prints any object it is named, a blob by its hash
+		// (git ls-tree lists them) as well as REV:path (allowed before
+		// the fifth stop of 2026-12-07); its type, size or existence
+		// prints no contents.
+		{tracked, "git cat-file -p " + secretBlob, true, "ask", "allow"},
+		{tracked, "git cat-file blob " + secretBlob[:12], true, "ask", "allow"},
+		{tracked, "git cat-file -s " + secretBlob, false, "allow", "allow"},
+		{tracked, "git cat-file -p HEAD:src/a.go", false, "allow", "allow"},
 		// An ignored .env is in no index and no history.
 		{ignored, "git log -p", false, "allow", "allow"},
 		{ignored, "git show", false, "allow", "allow"},

@@ -44,7 +44,7 @@ var programIndex = map[string]span{
 	"fish":                    {"models/shells.json", 6288, 7448},
 	"flock":                   {"models/wrappers.json", 7387, 8141},
 	"gawk":                    {"models/awk.json", 22, 2370},
-	"git":                     {"models/git.json", 22, 100157},
+	"git":                     {"models/git.json", 22, 100291},
 	"gmake":                   {"models/build.json", 25832, 28349},
 	"go":                      {"models/build.json", 22, 25826},
 	"gofmt":                   {"models/formatters.json", 22, 651},
