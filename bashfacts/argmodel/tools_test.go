@@ -228,6 +228,11 @@ var toolCases = []parseCase{
 	{[]string{"go", "build", "-o", "bin/app", "./cmd/app"}, "sub - write read", ""},
 	{[]string{"go", "build", "./...", "-v"}, "sub read read", ""}, // go build stops at the first package
 	{[]string{"go", "env", "-w", "GOFLAGS=-x"}, "sub - value", "go env -w writes go's environment file"},
+	// -overlay builds with other files in place of the sources: a
+	// go:embed of one printed ~/.ssh's key through go run (checked in real
+	// go, 2026-12-07).
+	{[]string{"go", "run", "-overlay=o.json", "."}, "sub read read", "go run -overlay builds with the files its JSON names"},
+	{[]string{"go", "build", "-overlay", "o.json", "."}, "sub - read read", "go build -overlay builds with the files"},
 	{[]string{"go", "mod", "tidy"}, "sub sub", ""},
 	// go generate runs the commands its sources' //go:generate lines name,
 	// as make runs its makefile's recipes: the rules that name it decide.
