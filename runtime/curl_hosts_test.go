@@ -17,8 +17,10 @@ import (
 // proxy, --resolve, --connect-to, a DNS-over-HTTPS server, a proxy set in
 // the environment and a request sent to a local socket (docker's control
 // socket) each reach another place than the text says: they ask in
-// strict mode. Each "ask" row was allowed before 2026-12-07 (fourth
-// stop). The real curl shows where the first one goes.
+// strict mode, and so does a command that fetches more than one URL (two
+// operands, --next, a curl glob in the host), whose text a rule matches
+// once. Each "ask" row was allowed before 2026-12-07 (fourth and fifth
+// stops). The real curl shows where they go.
 func TestCurlReachesWhatItNames(t *testing.T) {
 	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(facts.MapFS{}))
 	def := newEngine(t, string(policies.Default()), runtime.WithFS(facts.MapFS{}))
@@ -31,6 +33,15 @@ func TestCurlReachesWhatItNames(t *testing.T) {
 		{"curl --doh-url https://example.com/dns http://localhost/", "ask", "ask"},
 		{"HTTPS_PROXY=http://example.com:8080 curl https://localhost/", "ask", "ask"},
 		{"curl --unix-socket /var/run/docker.sock http://localhost/containers/json", "ask", "ask"},
+		// More than one host: the text names localhost once and is
+		// matched once (asked since the fifth stop of 2026-12-07).
+		{"curl http://localhost:3000/ http://example.com/", "ask", "ask"},
+		{"curl --url http://example.com/ http://localhost:3000/", "ask", "ask"},
+		{"curl http://localhost:3000/ --next http://example.com/", "ask", "ask"},
+		{"curl 'http://{localhost:3000,example.com}/'", "ask", "ask"},
+		{"curl 'http://localhost{:3000,.example.com}/'", "ask", "ask"},
+		{"curl --url http://localhost:8080/health", "allow", "ask"},
+		{"curl 'http://localhost:8080/file[1-3].txt'", "allow", "ask"}, // a glob in the path: one host
 		{"curl -s localhost:8080/health", "allow", "ask"},
 		{`curl -s "http://localhost:3000/users?email=a@example.com"`, "allow", "ask"},
 		{"curl -u dev:dev http://127.0.0.1:3000/api", "allow", "ask"},
@@ -41,5 +52,15 @@ func TestCurlReachesWhatItNames(t *testing.T) {
 	out, _ := exec.Command("curl", "-sS", "http://localhost@127.0.0.2:1/").CombinedOutput()
 	if !strings.Contains(string(out), "127.0.0.2") {
 		t.Fatalf("curl http://localhost@127.0.0.2:1/ did not try 127.0.0.2:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"http://127.0.0.2:1/", "http://127.0.0.3:1/"},
+		{"http://127.0.0.2:1/", "--next", "http://127.0.0.3:1/"},
+		{"http://{127.0.0.2,127.0.0.3}:1/"},
+	} {
+		out, _ := exec.Command("curl", append([]string{"-sS"}, args...)...).CombinedOutput()
+		if !strings.Contains(string(out), "127.0.0.2") || !strings.Contains(string(out), "127.0.0.3") {
+			t.Fatalf("curl %q did not try both hosts:\n%s", args, out)
+		}
 	}
 }

@@ -21,7 +21,7 @@ var programIndex = map[string]span{
 	"chown":                   {"models/change.json", 2326, 3399},
 	"chrt":                    {"models/wrappers.json", 17144, 18176},
 	"cp":                      {"models/files.json", 5830, 7989},
-	"curl":                    {"models/curl.json", 22, 15375},
+	"curl":                    {"models/curl.json", 22, 15704},
 	"cut":                     {"models/text.json", 7060, 7693},
 	"dash":                    {"models/shells.json", 22, 1871},
 	"date":                    {"models/text.json", 2528, 3522},

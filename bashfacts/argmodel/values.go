@@ -400,23 +400,42 @@ func (ps *parser) checkValue(p *Program, role, v string) bool {
 		ps.fail("%s: the URL %s reads a local file, which regate does not gate as a path", p.name, v)
 		return false
 	}
-	if userinfo(v) {
+	if strings.Contains(authority(v), "@") {
 		ps.fail("%s: the URL %s names its host after an @, so a rule that matches the command's text may see another host than the one reached", p.name, quoted(v))
+		return false
+	}
+	if hostGlob(authority(v)) {
+		ps.fail("%s: the URL %s names its hosts with a curl glob, so a rule that matches the command's text may see another host than one reached", p.name, quoted(v))
 		return false
 	}
 	return true
 }
 
-// userinfo reports a URL whose authority holds an "@": the host is what
-// follows it (http://localhost@example.com reaches example.com).
-func userinfo(v string) bool {
+// authority is a URL's part between the scheme and the path: its host
+// is what follows an "@" in it (http://localhost@example.com reaches
+// example.com).
+func authority(v string) string {
 	if _, rest, ok := strings.Cut(v, "://"); ok {
 		v = rest
 	}
 	if j := strings.IndexAny(v, "/?#"); j >= 0 {
 		v = v[:j]
 	}
-	return strings.Contains(v, "@")
+	return v
+}
+
+// hostGlob reports an authority that curl's URL globbing makes several
+// of: a {a,b} set, or a [..] range that is not an IPv6 literal
+// (http://{localhost,example.com}/ fetches from both hosts).
+func hostGlob(a string) bool {
+	if strings.Contains(a, "{") {
+		return true
+	}
+	if i := strings.IndexByte(a, '['); i >= 0 {
+		end := strings.IndexByte(a[i:], ']')
+		return end < 0 || strings.Trim(a[i+1:i+end], "0123456789abcdefABCDEF:.%") != ""
+	}
+	return false
 }
 
 // quoted shortens a word for a message.
