@@ -82,3 +82,47 @@ func TestRecursiveChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestGitRemovesFolders: git rm -r deletes the tracked files below the
+// folders it is given, from the work tree as well as the index: a
+// recursive change, walked as rm -r's is (git rm -r config deleted a
+// tracked config/.env unasked before the fifth stop of 2026-12-07). With
+// --cached it changes only the index, which reads no file. Each row first
+// runs in real git and checks whether the .env is gone.
+func TestGitRemovesFolders(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	const setup = `mkdir config src && echo 'TOKEN=1' > config/.env && echo 'a: 1' > config/app.yaml &&
+echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one`
+	developer := readPolicy(t, "developer.jsonc")
+	for _, c := range []struct {
+		cmd     string
+		removes bool // config/.env
+		want    string
+	}{
+		{"git rm -r -q config", true, "ask"},
+		{"git rm -rq config", true, "ask"},
+		{"git rm -r -q --cached config", false, "allow"},
+		{"git rm -r -q src", false, "allow"},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			repo := gitFixture(t, setup)
+			run := exec.Command("bash", "-c", c.cmd)
+			run.Dir, run.Env = repo, gitEnv(repo)
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", c.cmd, err, out)
+			}
+			_, err := os.Stat(filepath.Join(repo, "config/.env"))
+			if gone := os.IsNotExist(err); gone != c.removes {
+				t.Fatalf("%s: config/.env removed %v, the row says %v", c.cmd, gone, c.removes)
+			}
+			fresh := gitFixture(t, setup)
+			e := newEngine(t, developer, runtime.WithFS(facts.OSFS{}), runtime.WithCwd(fresh), runtime.WithCacheSize(0))
+			d, err := e.Decide(context.Background(), facts.Call{Tool: "bash", Input: map[string]any{"command": c.cmd}})
+			if err != nil || string(d.Action) != c.want {
+				t.Errorf("%s: %s (%s, %v); want %s", c.cmd, d.Action, d.Matched, err, c.want)
+			}
+		})
+	}
+}

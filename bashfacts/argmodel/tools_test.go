@@ -30,6 +30,8 @@ var toolCases = []parseCase{
 	{[]string{"git", "shortlog", "-sn", "--", ".env"}, "sub - - stat", ""},
 	{[]string{"git", "rm", "--cached", ".env"}, "sub - stat", ""},
 	{[]string{"git", "rm", ".env"}, "sub edit", ""},
+	{[]string{"git", "rm", "-r", "config"}, "sub - tree-write", ""},
+	{[]string{"git", "rm", "-r", "--cached", "config"}, "sub - - stat", ""},
 	{[]string{"git", "log", "--onel"}, "", "git log: the option --onel is not"}, // log does not abbreviate
 	{[]string{"git", "log", "--stdin"}, "sub -", "git log --stdin reads revisions"},
 	{[]string{"git", "log", "-L1,2:.env"}, "sub value", "git log -L reads the lines of a file"},
