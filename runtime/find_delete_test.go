@@ -41,20 +41,7 @@ func TestFindDeletes(t *testing.T) {
 		{"find -L . -name '*.orig' -delete", []string{"a.orig", "src/b.orig"}, "ask", "ask"}, // follows links the walk does not
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
-			if bash, err := exec.LookPath("bash"); err == nil {
-				dir := t.TempDir()
-				for _, f := range files {
-					p := filepath.Join(dir, f)
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, nil, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				run := exec.Command(bash, "--norc", "--noprofile", "-c", c.cmd)
-				run.Dir = dir
-				_ = run.Run()
+			if dir := runAmong(t, files, c.cmd); dir != "" {
 				for _, f := range files {
 					_, err := os.Stat(filepath.Join(dir, f))
 					want := false
@@ -75,4 +62,29 @@ func TestFindDeletes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runAmong runs cmd in real bash in a new folder holding files (empty,
+// mode 0644) and returns the folder, or "" when bash is not installed.
+// Whether the command succeeds is for the caller to see in the files.
+func runAmong(t *testing.T, files []string, cmd string) string {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return ""
+	}
+	dir := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := exec.Command(bash, "--norc", "--noprofile", "-c", cmd)
+	run.Dir = dir
+	_ = run.Run()
+	return dir
 }

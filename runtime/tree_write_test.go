@@ -49,20 +49,7 @@ func TestRecursiveChanges(t *testing.T) {
 		{"chmod --recursive 600 keys", []string{"keys/id.pem"}, "ask"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
-			if bash, err := exec.LookPath("bash"); err == nil {
-				dir := t.TempDir()
-				for _, f := range files {
-					p := filepath.Join(dir, f)
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, nil, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				run := exec.Command(bash, "--norc", "--noprofile", "-c", c.cmd)
-				run.Dir = dir
-				_ = run.Run()
+			if dir := runAmong(t, files, c.cmd); dir != "" {
 				for _, f := range files {
 					fi, err := os.Stat(filepath.Join(dir, f))
 					changed := os.IsNotExist(err) || (err == nil && fi.Mode().Perm() != 0o644)
