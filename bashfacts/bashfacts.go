@@ -227,9 +227,8 @@ type PatchNames struct {
 // --strip-components) or, with Junk (unzip -j), under their base names
 // alone; with Lower (unzip -L), perhaps lowercased. Print is set when the
 // program prints the entries' contents (unzip -p, tar -xO): each is read,
-// not written. Unknown says why they
-// cannot be known (a value bash expands at run time, a folder given
-// twice). Format is how the program reads the archive: "zip" or "tar"
+// not written. Unknown says why they cannot be known (a value bash
+// expands at run time, a folder given twice). Format is how the program reads the archive: "zip" or "tar"
 // (argmodel's Program.ArchiveFormat).
 type ArchiveNames struct {
 	Format    string `json:"format,omitempty"`

@@ -137,12 +137,11 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 		return nil
 	}
 	folder := f.groups()
-	deletes := role == argmodel.TreeWrite
 	w := treeWalk{env: e, folder: folder, visibleOnly: role == TreeVisibleRole, foldersOnly: role == ListTreeRole,
 		trackedOnly: role == TreeTrackedRole || role == searchRole, skipVCS: role == searchRole,
-		filter: compileFilters(t.Filters), hint: e.PathHint}
-	if deletes {
-		w.hint, w.changes = e.WriteHint, true
+		filter: compileFilters(t.Filters), hint: e.PathHint, changes: role == argmodel.TreeWrite}
+	if w.changes {
+		w.hint = e.WriteHint
 	}
 	// The program reads the folder the kernel opens (/dev/fd/../cwd is
 	// the working directory, keys/.. the parent of the link's target).
@@ -156,7 +155,7 @@ func (e *Env) treeChecks(t bashfacts.Token, dir, role string) []Check {
 	err := w.walk(root, dir)
 	var out []Check
 	switch {
-	case len(w.groups) > 0 && deletes:
+	case len(w.groups) > 0 && w.changes:
 		// Changed or deleted: every entry on the path surface, and the
 		// files (links included) on the write surface too, where the walk
 		// kept what the write rules may match as well. A folder below is
