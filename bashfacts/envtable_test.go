@@ -42,6 +42,7 @@ func TestInertAssignments(t *testing.T) {
 		{"LD_PRELOAD=x.so git log", "LD_PRELOAD"},
 		{"NODE_OPTIONS=--require=./x.js node a.js", "NODE_OPTIONS"},
 		{"BASH_ENV=x bash a.sh", "BASH_ENV"},
+		{"PS_PERSONALITY=bsd ps -ex", "PS_PERSONALITY"},
 		{"GIT_PAGER='sh -c id'; git log", "GIT_PAGER"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {

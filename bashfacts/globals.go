@@ -30,6 +30,9 @@ func plainText(prog string, texts []string, workDirs bool) string {
 		case inert:
 			end++
 			continue
+		case end+1 < len(texts) && argmodel.InertValue(prog, texts[end], texts[end+1]):
+			end += 2 // git -c core.pager=cat
+			continue
 		case workDirs && texts[end] == "-C" && end+1 < len(texts):
 			end += 2 // git -C DIR inside the folder: as cd DIR && git (gitWorkDir)
 			continue

@@ -442,6 +442,8 @@ var stateVariables = set(
 	"AWS_CONFIG_FILE", "GCONV_PATH", "OPENSSL_CONF", "OPENSSL_ENGINES",
 	// docker compose's -f and --env-file (facts/compose.go)
 	"COMPOSE_FILE", "COMPOSE_ENV_FILES", "COMPOSE_PATH_SEPARATOR", "COMPOSE_DISABLE_ENV_FILE",
+	// ps's personality: bsd reads -e as e, which prints environments.
+	"PS_PERSONALITY", "CMD_ENV",
 	// options and plugins read from the environment: unzip's and zip's
 	// (UNZIP=-: keeps ../ in names), pytest's (added options, plugins it
 	// loads, the root of --basetemp), coverage's and mypy's files.

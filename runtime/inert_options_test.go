@@ -14,7 +14,8 @@ import (
 
 // TestGitGlobalOptions: git's global options do not hide the subcommand
 // from the rules. The ones that change only how git shows what it does
-// (--no-pager, -P, --no-optional-locks) leave the command what it is in
+// (--no-pager, -P, --no-optional-locks, -c core.pager=cat and the other
+// values -c's inert_values lists) leave the command what it is in
 // every mode: git --no-pager push meets "git push *": deny, and git
 // --no-pager log meets the default policy's "git log *": allow (both were
 // decided by "git *" or "*" before). Strict mode decides the subcommand
@@ -41,6 +42,15 @@ func TestGitGlobalOptions(t *testing.T) {
 		{"git --no-pager log", "allow", "allow", "allow"},
 		{"git -P log --oneline", "allow", "allow", "allow"},
 		{"git --no-optional-locks status", "allow", "allow", "allow"},
+		// -c with a value that only changes what git shows (sixth stop of
+		// 2026-12-07); any other value runs or reads what regate does not see.
+		{"git -c core.pager=cat log", "allow", "allow", "allow"},
+		{"git -c color.ui=always -c core.quotePath=false diff", "allow", "allow", "allow"},
+		{"git -c 'core.pager=less -R' -P show HEAD", "allow", "allow", "allow"},
+		{"git -c core.pager=cat push", "deny", "deny", "ask"},
+		{"git -c 'core.pager=sh -c id' log", "allow", "ask", "ask"},
+		{"git -c core.fsmonitor=./x.sh status", "allow", "ask", "ask"},
+		{"git -c core.pager=cat -c alias.l='!id' l", "allow", "ask", "ask"},
 		// Not inert (it pages; --bare changes the repository's shape): the
 		// base rules see them as written, strict mode sees the push.
 		{"git --paginate push", "allow", "deny", "ask"},

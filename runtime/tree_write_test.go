@@ -13,7 +13,7 @@ import (
 	"github.com/regate/regate/runtime"
 )
 
-// TestRecursiveChanges: rm -r, chmod -R, chown -R and chgrp -R change
+// TestRecursiveChanges: rm -r, chmod -R, chown -R, chgrp -R and mv change
 // every entry below the folders they are given (argmodel role tree-write):
 // under strict mode each entry meets the path and write rules, so removing
 // or opening up a folder that holds .env or a key asks (a deny capped at
@@ -47,6 +47,14 @@ func TestRecursiveChanges(t *testing.T) {
 		{"chmod -R go-rwx config", []string{"config/.env", "config/app.yaml"}, "ask"},
 		{"chmod -R 700 build", []string{"build/out.js"}, "allow"},
 		{"chmod --recursive 600 keys", []string{"keys/id.pem"}, "ask"},
+		// mv moves every entry of a folder it is given (sixth stop of
+		// 2026-12-07: mv config settings moved config/.env unasked).
+		{"mv config settings", []string{"config/.env", "config/app.yaml"}, "ask"},
+		{"mv -f -- keys/ k", []string{"keys/id.pem"}, "ask"},
+		{"mv build dist", []string{"build/out.js"}, "allow"},
+		{"mv src/main.go src/app.go", []string{"src/main.go"}, "allow"},
+		{"mv -t src build", []string{"build/out.js"}, "allow"},
+		{"mv -t src config", []string{"config/.env", "config/app.yaml"}, "ask"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			if dir := runAmong(t, files, c.cmd); dir != "" {
@@ -71,11 +79,12 @@ func TestRecursiveChanges(t *testing.T) {
 }
 
 // TestGitRemovesFolders: git rm -r deletes the tracked files below the
-// folders it is given, from the work tree as well as the index: a
-// recursive change, walked as rm -r's is (git rm -r config deleted a
-// tracked config/.env unasked before the fifth stop of 2026-12-07). With
-// --cached it changes only the index, which reads no file. Each row first
-// runs in real git and checks whether the .env is gone.
+// folders it is given, from the work tree as well as the index, and git mv
+// moves them: a recursive change, walked as rm -r's is (git rm -r config
+// deleted a tracked config/.env unasked before the fifth stop of
+// 2026-12-07, git mv config x moved it before the sixth). With --cached it
+// changes only the index, which reads no file. Each row first runs in real
+// git and checks whether the .env is gone.
 func TestGitRemovesFolders(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -92,6 +101,8 @@ echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one`
 		{"git rm -rq config", true, "ask"},
 		{"git rm -r -q --cached config", false, "allow"},
 		{"git rm -r -q src", false, "allow"},
+		{"git mv config settings", true, "ask"},
+		{"git mv src lib", false, "allow"},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {
 			repo := gitFixture(t, setup)

@@ -147,6 +147,16 @@
 //     (make CC=sh: a variable can name the commands recipes run).
 //   - old_bundle: a first word without a dash is a bundle of short
 //     options whose values are the next words, in order (tar czf x.tgz).
+//   - bsd_options: one-letter options without a dash, read from every
+//     word that begins with a letter where options are read, as a bundle
+//     (ps aux, ps e: procps's BSD options, which differ from its -e and
+//     the other System V ones); retry: Conds under which the program may
+//     reject its arguments at run time and read them again, every dash
+//     bundle as BSD options (ps -aux is ps aux, ps -uxe prints
+//     environments for want of a user "xe"). A call is then decided by
+//     both readings: the second when the model does not understand the
+//     first (the program rejects it too), and the second's floor when
+//     the program may fall back to it (bsd.go).
 //   - short_pairs: two-letter short options (zip's -ds, -tt) are read
 //     before one-letter ones in a bundle, as zip does.
 //   - short_equals: an attached short value may begin with "=" (clap's
@@ -185,6 +195,12 @@
 //   - floor_if_contains: the floor applies only to a value that holds one
 //     of these strings (curl -F name=@file); slots take floor and
 //     floor_if_contains too (git config NAME VALUE sets configuration).
+//   - inert_values: a regular expression of the values that make an
+//     option with a floor inert (git -c core.pager=cat): no floor, and a
+//     global option a spelling drops, as "inert" (bashfacts/globals.go).
+//   - accepts: a regular expression of the values the program always
+//     accepts; another value, or an expansion, turns on the mode
+//     may-reject, for retry (ps -u NAME: a user that does not exist).
 //
 // A value or operand may hold its path among other text (form, on an
 // option or a slot): "remote" (HOST:PATH, with a ":" before any "/", is a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -267,6 +268,13 @@ type Program struct {
 	ShortEquals      bool    `json:"short_equals,omitempty"`
 	Negate           bool    `json:"negate,omitempty"`
 	Floors           []*Cond `json:"floors,omitempty"`
+	// BSDOptions are one-letter options without a dash, read from a word
+	// that begins with a letter where options are read (ps aux, ps e);
+	// Retry says when the program may reject its first reading at run
+	// time and read its arguments again, every dash word as such a word
+	// (bsd.go).
+	BSDOptions []*Opt  `json:"bsd_options,omitempty"`
+	Retry      []*Cond `json:"retry,omitempty"`
 	// Whole names what the program reads as a whole, beside its operands,
 	// when a Cond's modes hold and no operand follows "--": git log -p,
 	// git show and git diff print what the repository's index and history
@@ -296,7 +304,8 @@ type Program struct {
 	subs       map[string]*subcommand
 	subList    []*subcommand // in the model's order (subcommand_prefixes)
 	defaultSub *subcommand
-	name       string // the program's name, for messages ("git status")
+	name       string   // the program's name, for messages ("git status")
+	bsd        *Program // the options of BSDOptions, by letter
 }
 
 // Cond is a floor (reason) or a role that applies when the modes of If
@@ -378,6 +387,11 @@ type Opt struct {
 	// a subcommand, a spelling with it is also the spelling without it
 	// (Global).
 	Inert bool `json:"inert,omitempty"`
+	// InertValues is a regular expression of the values that make an
+	// option inert, without its floor (git -c core.pager=cat, -c
+	// color.ui=always): a value bash expands never is.
+	InertValues string `json:"inert_values,omitempty"`
+	inertValues *regexp.Regexp
 	// Chars are the characters of an attached value (arity "attached").
 	Chars string `json:"chars,omitempty"`
 	// Ends: options end after this one, and every word after it is an
@@ -393,6 +407,12 @@ type Opt struct {
 	// Stdin: the program reads its code from standard input (bash -s:
 	// Result.StdinCode).
 	Stdin bool `json:"stdin,omitempty"`
+	// Accepts is a regular expression of the values the program always
+	// accepts; another value, or one bash expands, may be rejected at
+	// run time, and turns on the mode may-reject (ps -u NAME: a user
+	// that does not exist).
+	Accepts string `json:"accepts,omitempty"`
+	accepts *regexp.Regexp
 	// Chdir: the commands the program runs start in the value's folder
 	// (env -C DIR, sudo -D DIR), or, on an option without a value, in one
 	// regate cannot name (su -l and sudo -i start in the user's home).
@@ -604,6 +624,9 @@ func (p *Program) compileBody(name string) error {
 	}
 	if p.Negate {
 		p.negations()
+	}
+	if err := p.compileBSD(name); err != nil {
+		return err
 	}
 	sort.Strings(p.longs)
 	if err := p.checkProgram(name); err != nil {
@@ -866,6 +889,20 @@ func (o *Opt) check(prog string) error {
 	if o.Role == "" {
 		o.Role = Value
 	}
+	if o.InertValues != "" {
+		re, err := regexp.Compile(o.InertValues)
+		if err != nil || o.Arg == argNone || o.Floor == "" || len(o.FloorIfContains) > 0 || o.FloorIfOutside {
+			return fmt.Errorf("%s %s: inert_values needs a value, a floor without limits and a regular expression: %v", prog, o.Names[0], err)
+		}
+		o.inertValues = re
+	}
+	if o.Accepts != "" {
+		re, err := regexp.Compile(o.Accepts)
+		if err != nil || o.Arg == argNone {
+			return fmt.Errorf("%s %s: accepts needs a value and a regular expression: %v", prog, o.Names[0], err)
+		}
+		o.accepts = re
+	}
 	if !roles[o.Role] {
 		return fmt.Errorf("%s %s: unknown role %q", prog, o.Names[0], o.Role)
 	}
@@ -971,6 +1008,17 @@ func Global(program, name string) (value, inert, known bool) {
 		return false, false, false
 	}
 	return o.Arg == argRequired, o.Inert, true
+}
+
+// InertValue reports whether the global option name of program, given
+// value, is inert (Opt.InertValues): git -c core.pager=cat.
+func InertValue(program, name, value string) bool {
+	p, err := lookup(program)
+	if err != nil || p == nil || p.subs == nil && len(p.Subcommands) == 0 {
+		return false
+	}
+	o := p.exact[name]
+	return o != nil && o.inertValues != nil && slices.Contains(p.Options, o) && o.inertValues.MatchString(value)
 }
 
 // Has reports whether a program (by base name) has a model.

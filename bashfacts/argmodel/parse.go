@@ -136,6 +136,9 @@ func Parse(program string, args []Arg) Result {
 	}
 	ps := parser{r: Result{Known: true, Words: make([]Word, len(args)), Wrapper: p.Wrapper, Opaque: p.Opaque}}
 	ps.program(p, args, 0)
+	if p.bsd != nil {
+		ps.r = reread(p, args, &ps)
+	}
 	if p.StrictRuns && len(ps.r.Runs(args)) > 0 {
 		ps.r.StrictWrapper = true
 	}
@@ -230,6 +233,11 @@ type parser struct {
 	// module is the program an option's value hands the words after it
 	// to (Opt.Modules: python -m pytest).
 	module string
+	// refused is set when a word was not understood, floored when the
+	// arguments met a floor's reason (understood, but the call asks);
+	// retry when a Cond of Program.Retry held; second in the second
+	// reading of a program with BSD options (bsd.go).
+	refused, floored, retry, second bool
 }
 
 // handOff reads the words after an option whose value names a module of
@@ -263,6 +271,18 @@ type pendingRole struct {
 }
 
 func (ps *parser) fail(format string, a ...any) {
+	ps.refused = true
+	ps.problem(format, a...)
+}
+
+// floor is fail for a floor's reason.
+func (ps *parser) floor(format string, a ...any) {
+	ps.floored = true
+	ps.problem(format, a...)
+}
+
+// problem keeps the first reason the call is not simply understood.
+func (ps *parser) problem(format string, a ...any) {
 	if ps.r.Problem == "" {
 		ps.r.Problem = fmt.Sprintf(format, a...)
 	}
@@ -330,6 +350,13 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 			if p.PlusCommands != "" && len(a.Text) > 1 && a.Text[0] == '+' {
 				ps.fail("%s %s %s", p.name, a.Text, p.PlusCommands)
 				return
+			}
+			if n, bundle, ok := ps.bsdWord(p, args, i, words); bundle {
+				if !ok {
+					return
+				}
+				i += n
+				continue
 			}
 			if i == 0 && p.OldBundle && !a.Dynamic && a.Text != "" && a.Text[0] != '-' {
 				n, _, ok := ps.bundle(p, args, i, words, a.Text, true, false)
@@ -509,8 +536,11 @@ func (ps *parser) finish(p *Program) bool {
 	}
 	for _, c := range p.Floors {
 		if ps.holds(c.If, c.Unless) {
-			ps.fail("%s %s", p.name, c.Reason)
+			ps.floor("%s %s", p.name, c.Reason)
 		}
+	}
+	for _, c := range p.Retry {
+		ps.retry = ps.retry || ps.holds(c.If, c.Unless)
 	}
 	ps.r.JunkPaths = ps.holds([]string{ModeJunkPaths}, nil)
 	ps.r.LowerNames = ps.holds([]string{ModeLowerNames}, nil)
@@ -612,7 +642,7 @@ func (ps *parser) command(p *Program, args []Arg, words []Word, operands []int, 
 			ps.startLine(i, s.As)
 		}
 		if s.Floor != "" && containsAny(args[i].Text, s.FloorIfContains) {
-			ps.fail("%s %s %s", p.name, quoted(args[i].Text), s.Floor)
+			ps.floor("%s %s %s", p.name, quoted(args[i].Text), s.Floor)
 		}
 	}
 }
@@ -650,7 +680,7 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	if assignments && !a.Dynamic && IsAssignment(a.Text) {
 		words[i] = Word{Role: Value, Value: a.Text}
 		if p.AssignmentsFloor != "" {
-			ps.fail("%s %s %s", p.name, a.Text, p.AssignmentsFloor)
+			ps.floor("%s %s %s", p.name, a.Text, p.AssignmentsFloor)
 		}
 		return
 	}
@@ -676,7 +706,7 @@ func (ps *parser) operand(p *Program, args []Arg, words []Word, i int, s *Slot, 
 	}
 	ps.checkValue(p, words[i].Role, words[i].Value)
 	if s.Floor != "" && (len(s.FloorIfContains) == 0 || containsAny(a.Text, s.FloorIfContains)) {
-		ps.fail("%s %s %s", p.name, quoted(a.Text), s.Floor)
+		ps.floor("%s %s %s", p.name, quoted(a.Text), s.Floor)
 	}
 }
 

@@ -67,7 +67,7 @@ var parseCases = []parseCase{
 	{[]string{"cp", "-r", "src", "dst"}, "- tree write", ""},
 	{[]string{"cp", "-t", "dir", "a", "b"}, "- write read read", ""},
 	{[]string{"cp", "--target-directory=dir", "a"}, "write read", ""},
-	{[]string{"mv", "a", "b"}, "write write", ""},
+	{[]string{"mv", "a", "b"}, "tree-write write", ""},
 	{[]string{"install", "-m", "755", "bin", "/usr/local/bin/x"}, "- value read write", ""},
 	{[]string{"install", "-d", "a", "b"}, "- write write", ""},
 	{[]string{"sort", "-o", "out", "in"}, "- write read", ""},

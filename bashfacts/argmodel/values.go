@@ -288,13 +288,13 @@ func (ps *parser) take(p *Program, o *Opt, w *Word, v string, a Arg) bool {
 	}
 	if len(o.FloorIfContains) > 0 {
 		if containsAny(v, o.FloorIfContains) {
-			ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
+			ps.floor("%s %s %s", p.name, o.Names[0], o.Floor)
 		}
 		return ps.choose(p, o, v, true, a.Dynamic)
 	}
 	if o.FloorIfOutside {
 		if a.Dynamic || leavesFolder(v) {
-			ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
+			ps.floor("%s %s %s", p.name, o.Names[0], o.Floor)
 		}
 		return ps.choose(p, o, v, true, a.Dynamic)
 	}
@@ -347,8 +347,11 @@ func (ps *parser) use(p *Program, o *Opt, val string, hasVal, dynamic bool) bool
 	if o.Chdir && o.Arg == argNone {
 		ps.r.Chdir, ps.r.ChdirUnknown = "", true
 	}
-	if o.Floor != "" && len(o.FloorIfContains) == 0 && !o.FloorIfOutside {
-		ps.fail("%s %s %s", p.name, o.Names[0], o.Floor)
+	if o.Floor != "" && len(o.FloorIfContains) == 0 && !o.FloorIfOutside && !(o.inertValues != nil && hasVal && !dynamic && o.inertValues.MatchString(val)) {
+		ps.floor("%s %s %s", p.name, o.Names[0], o.Floor)
+	}
+	if o.accepts != nil && hasVal && (dynamic || !o.accepts.MatchString(val)) {
+		ps.modes = append(ps.modes, ModeMayReject)
 	}
 	ps.ended = ps.ended || o.Ends
 	if m := o.Modules[val]; m != "" && hasVal && !dynamic {
