@@ -74,6 +74,14 @@ echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 		{tracked, "git diff --name-only HEAD~1", false, "allow", "allow"},
 		{tracked, "git log -p -- src", false, "allow", "allow"},
 		{tracked, "git diff HEAD~1 -- src", false, "allow", "allow"},
+		// A pathspec names every tracked path below it: git log -p -- .
+		// printed the .env's changes unasked before the sixth stop of
+		// 2026-12-07 (the folder was read, not what git prints of it).
+		{tracked, "git log -p -- .", true, "ask", "allow"},
+		{tracked, "git show HEAD -- ./", true, "ask", "allow"},
+		{tracked, "git format-patch --stdout -1 -- .", true, "ask", "allow"},
+		{tracked, "cd src && git log -p -- ..", true, "ask", "allow"},
+		{tracked, "git whatchanged -p -- src .", true, "ask", "allow"},
 		// A glob pathspec of git diff (the work tree against the index) is
 		// matched against the paths the index tracks; with a revision it
 		// may reach paths the index no longer holds, and asks.

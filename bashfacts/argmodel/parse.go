@@ -473,10 +473,12 @@ func (ps *parser) separated(p *Program, args []Arg) int {
 // whole adds what p reads as a whole (Program.Whole) when one of its
 // conditions holds and no operand after "--" narrows it, nor names only
 // blobs (git show HEAD:README.md prints that file alone). Pathspecs after
-// "--" of which one is a glob (git diff -- '*.ts') narrow it instead where
-// Program.WholeNarrows allows: git matches them against every path it
-// tracks, which the history read gates (facts/history.go); one that is
-// magic (:(glob)…, :!…) does not, and is left to the caller's floor.
+// "--" narrow it to the tracked paths they match (git log -p -- src prints
+// every change to a file below src: src/.env's too); when one is a glob
+// (git diff -- '*.ts'), only where Program.WholeNarrows allows: git
+// matches them against every path it tracks, which the history read gates
+// (facts/history.go); one that is magic (:(glob)…, :!…) does not, and is
+// left to the caller's floor.
 func (ps *parser) whole(p *Program, args []Arg, operands []int, pathspecs []Arg, narrowed bool) {
 	blobs := len(operands) > 0
 	for _, i := range operands {
@@ -484,10 +486,6 @@ func (ps *parser) whole(p *Program, args []Arg, operands []int, pathspecs []Arg,
 	}
 	var specs []string
 	if narrowed {
-		c := p.WholeNarrows
-		if c == nil || !ps.holds(c.If, c.Unless) || len(operands) > len(pathspecs) {
-			return // a revision or the index's own history: left to the pathspec floor
-		}
 		glob := false
 		for _, a := range pathspecs {
 			if a.Dynamic || strings.HasPrefix(a.Text, ":") {
@@ -496,15 +494,20 @@ func (ps *parser) whole(p *Program, args []Arg, operands []int, pathspecs []Arg,
 			glob = glob || (!a.Glob && strings.ContainsAny(a.Text, "*?["))
 			specs = append(specs, a.Text)
 		}
-		if !glob {
-			return
+		c := p.WholeNarrows
+		if glob && (c == nil || !ps.holds(c.If, c.Unless) || len(operands) > len(pathspecs)) {
+			return // a revision or the index's own history: left to the pathspec floor
 		}
 	} else if blobs {
 		return
 	}
 	for _, c := range p.Whole {
 		if ps.holds(c.If, c.Unless) {
-			ps.r.Defaults = append(ps.r.Defaults, Default{Role: c.Role, Value: ".", Pathspecs: specs})
+			value := "."
+			if len(specs) == 1 && !strings.ContainsAny(specs[0], "*?[") {
+				value = specs[0] // named in the reason: reading the folder src…
+			}
+			ps.r.Defaults = append(ps.r.Defaults, Default{Role: c.Role, Value: value, Pathspecs: specs})
 			return
 		}
 	}
