@@ -1,6 +1,7 @@
 package bashfacts
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/regate/regate/bashfacts/argmodel"
@@ -12,7 +13,8 @@ import (
 // which the models floor themselves (python -c, node -e).
 //
 // Code in a language regate reads (argmodel's Program.Language): the words
-// a program's model gives the role code are a sed script or an awk program.
+// a program's model gives the role code are a sed script, an awk program or
+// a jq program (jqcode.go).
 // A sed script's r and R files are read paths of the unit and its w and W
 // files write paths; what a script or a program runs, or does beyond
 // reading its input and printing, makes strict mode ask. The model finds
@@ -43,7 +45,11 @@ func (m *modelRead) readCode() string {
 	switch m.res.Language {
 	case argmodel.Sed:
 		return m.readSedCode()
-	case argmodel.Awk:
+	case argmodel.Awk, argmodel.Jq:
+		read := awkCode
+		if m.res.Language == argmodel.Jq {
+			read = jqCode
+		}
 		for k, wd := range m.res.Words {
 			if wd.Role != argmodel.Code {
 				continue
@@ -51,7 +57,7 @@ func (m *modelRead) readCode() string {
 			if m.unresolved(k) {
 				return m.prog + " program holds an expansion regate does not resolve"
 			}
-			if why := awkCode(m.prog, wd.Value); why != "" {
+			if why := read(m.prog, wd.Value); why != "" {
 				return why
 			}
 		}
@@ -170,6 +176,11 @@ func awkCode(prog, code string) string {
 		return prog + " program reads with getline, from a file or a command regate does not gate"
 	case strings.Contains(code, "@include") || strings.Contains(code, "@load"):
 		return prog + " program includes a file regate cannot see"
+	case indirectCall.MatchString(code):
+		// gawk's @f(): f = "sys" "tem"; @f("id") runs id.
+		return prog + " program calls a function named by a variable (gawk's @f()), which may be system()"
+	case wholeEnviron(code):
+		return prog + " program reads ENVIRON other than by a name, which prints the environment, tokens included"
 	}
 	for j := 0; j < len(code); j++ {
 		if code[j] == '|' && (j+1 >= len(code) || code[j+1] != '|') && (j == 0 || code[j-1] != '|') {
@@ -184,4 +195,23 @@ func awkCode(prog, code string) string {
 		}
 	}
 	return ""
+}
+
+// indirectCall is gawk's indirect function call, @NAME(…).
+var indirectCall = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*\s*\(`)
+
+// wholeEnviron reports an awk program that uses ENVIRON other than as
+// ENVIRON["NAME"]: for (k in ENVIRON) prints every variable, as a bare
+// printenv does.
+func wholeEnviron(code string) bool {
+	for rest := code; ; {
+		k := strings.Index(rest, "ENVIRON")
+		if k < 0 {
+			return false
+		}
+		rest = strings.TrimLeft(rest[k+len("ENVIRON"):], " \t")
+		if !strings.HasPrefix(rest, `["`) {
+			return true
+		}
+	}
 }

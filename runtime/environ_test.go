@@ -49,3 +49,49 @@ func TestEnvironmentReads(t *testing.T) {
 		t.Fatalf("/proc/self/environ did not print the environment: %v\n%s", err, out)
 	}
 }
+
+// TestProgramsPrintingTheEnvironment: jq's $ENV and env, and awk's
+// ENVIRON read other than by a name, print every variable as a bare
+// printenv does (allowed by jq * and awk * before the sixth stop of
+// 2026-12-07); one variable read by its name stays allowed, as printenv
+// NAME is. gawk's indirect call @f() can name system(). Each row whose
+// program is installed runs in real bash first, with a token in its
+// environment, and must print it exactly when the row says so.
+func TestProgramsPrintingTheEnvironment(t *testing.T) {
+	cwd := t.TempDir()
+	developer := newEngine(t, readPolicy(t, "developer.jsonc"), runtime.WithFS(facts.OSFS{}), runtime.WithCwd(cwd))
+	def := newEngine(t, string(policies.Default()), runtime.WithFS(facts.OSFS{}), runtime.WithCwd(cwd))
+	for _, c := range []struct {
+		cmd         string
+		printsToken bool
+		want        string // under both policies
+	}{
+		{`jq -n env`, true, "ask"},
+		{`jq -n '$ENV'`, true, "ask"},
+		{`jq -n '$ENV | to_entries[] | "\(.key)=\(.value)"'`, true, "ask"},
+		{`jq -n '"\(env)"'`, true, "ask"},
+		{`jq -n '"x" | env'`, true, "ask"},
+		{`jq -nr '"\("a") \(1)" as $x | [env] | .[0].REGATE_PROBE_TOKEN'`, true, "ask"},
+		{`jq -n '# env` + "\n" + `env'`, true, "ask"},
+		{`jq -n 'env.HOME'`, false, "allow"},
+		{`jq -n '$ENV.PATH'`, false, "allow"},
+		{`jq -n 'env["HOME"]'`, false, "allow"},
+		{`jq -n '"env" | {env: .}'`, false, "ask"}, // a key named env: read as the builtin, errs on asking
+		{`jq -n '"env \(1)"'`, false, "allow"},
+		{`jq -n '{a: 1} | .env'`, false, "allow"},
+		{`awk 'BEGIN { for (k in ENVIRON) print k "=" ENVIRON[k] }'`, true, "ask"},
+		{`awk 'BEGIN { print ENVIRON["HOME"] }'`, false, "allow"},
+		{`gawk 'BEGIN { f = "sys" "tem"; @f("echo REGATE_PROBE_TOKEN=$REGATE_PROBE_TOKEN") }'`, true, "ask"},
+	} {
+		prog := strings.Fields(c.cmd)[0]
+		if path, err := exec.LookPath(prog); err == nil {
+			run := exec.Command("bash", "--norc", "-c", c.cmd)
+			run.Dir, run.Env = cwd, append(os.Environ(), "REGATE_PROBE_TOKEN=s3cret")
+			out, _ := run.CombinedOutput()
+			if printed := strings.Contains(string(out), "s3cret"); printed != c.printsToken {
+				t.Errorf("%s (%s): printed the token %v, the row says %v\n%s", c.cmd, path, printed, c.printsToken, out)
+			}
+		}
+		decideUnderBoth(t, developer, def, []policyRow{{c.cmd, c.want, c.want}})
+	}
+}

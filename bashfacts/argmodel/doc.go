@@ -247,8 +247,9 @@
 // "archive-dir" and "archive-strip" carry -d, -C and --strip-components,
 // and the modes "junk-paths", "lower-names" and "print-entries" unzip -j,
 // -L and -p), code (a script the
-// program runs; a program's "language", sed or awk, is one regate reads
-// for the files the code opens and the commands it runs), args (the words
+// program runs; a program's "language", sed, awk or jq, is one regate
+// reads for the files the code opens, the commands it runs and, for awk
+// and jq, whether it prints the whole environment), args (the words
 // a program hands to the code it runs: python f.py ARGS, which keep the
 // spec's reading), shell (a word of a command a shell runs on another host,
 // which may be this one: ssh's command keeps the spec's reading),

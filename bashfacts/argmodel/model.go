@@ -101,9 +101,10 @@ const (
 const (
 	Sed = "sed"
 	Awk = "awk"
+	Jq  = "jq"
 )
 
-var languages = map[string]bool{"": true, Sed: true, Awk: true}
+var languages = map[string]bool{"": true, Sed: true, Awk: true, Jq: true}
 
 // late reports whether a is one of p's LateOptions.
 func (p *Program) late(a Arg) bool {
@@ -248,8 +249,8 @@ type Program struct {
 	DashDashSets []string `json:"dash_dash_sets,omitempty"`
 	// Language is the language of the program's code (role code) when
 	// regate reads it for the files it opens and the commands it runs:
-	// "sed" (a GNU sed script) or "awk" (an awk program). Code in no
-	// language regate reads is a value.
+	// "sed" (a GNU sed script), "awk" (an awk program) or "jq" (a jq
+	// program, read for what it reads of the environment).
 	Language string `json:"language,omitempty"`
 	// DashOption is the option a lone "-" stands for where options are
 	// read (env - is env -i).

@@ -173,10 +173,10 @@ var toolCases = []parseCase{
 	{[]string{"rg", "--hidd", "x"}, "", "rg: the option --hidd is not"},
 	{[]string{"rg", "--pre", "./x.sh", "x"}, "- value pattern", "rg --pre runs a preprocessor command"},
 	// jq: the filter is a value; files are read.
-	{[]string{"jq", "-r", ".name", "package.json"}, "- value read", ""},
-	{[]string{"jq", "-n", "--rawfile", "x", ".env", "[$x]"}, "- - value read value", ""},
+	{[]string{"jq", "-r", ".name", "package.json"}, "- code read", ""},
+	{[]string{"jq", "-n", "--rawfile", "x", ".env", "[$x]"}, "- - value read code", ""},
 	{[]string{"jq", "-f", "prog.jq", "in.json"}, "- read read", ""},
-	{[]string{"jq", "-n", "import \"x\" as $d; $d"}, "- value", "jq import \"x\" as $d; $d imports"},
+	{[]string{"jq", "-n", "import \"x\" as $d; $d"}, "- code", "jq import \"x\" as $d; $d imports"},
 	{[]string{"jq", "-n", "--arg", "a"}, "", "jq: the option --arg needs 2 values"},
 	// tar: the mode decides the archive's role; -x writes unseen names.
 	{[]string{"tar", "-tzf", "x.tgz"}, "- read", ""},
