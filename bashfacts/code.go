@@ -179,6 +179,9 @@ func awkCode(prog, code string) string {
 	case indirectCall.MatchString(code):
 		// gawk's @f(): f = "sys" "tem"; @f("id") runs id.
 		return prog + " program calls a function named by a variable (gawk's @f()), which may be system()"
+	case awkIdent.MatchString(code):
+		// BEGIN { ARGV[1] = ".env"; ARGC = 2 } { print } reads .env.
+		return prog + " program uses ARGV or ARGC, which can change the files it reads"
 	case wholeEnviron(code):
 		return prog + " program reads ENVIRON other than by a name, which prints the environment, tokens included"
 	}
@@ -196,6 +199,9 @@ func awkCode(prog, code string) string {
 	}
 	return ""
 }
+
+// awkIdent finds ARGV and ARGC, the list of files awk reads.
+var awkIdent = regexp.MustCompile(`\bARG[VC]\b`)
 
 // indirectCall is gawk's indirect function call, @NAME(…).
 var indirectCall = regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*\s*\(`)

@@ -54,7 +54,8 @@ func TestEnvironmentReads(t *testing.T) {
 // ENVIRON read other than by a name, print every variable as a bare
 // printenv does (allowed by jq * and awk * before the sixth stop of
 // 2026-12-07); one variable read by its name stays allowed, as printenv
-// NAME is. gawk's indirect call @f() can name system(). Each row whose
+// NAME is. gawk's indirect call @f() can name system(), and a program
+// that sets ARGV reads files no operand names. Each row whose
 // program is installed runs in real bash first, with a token in its
 // environment, and must print it exactly when the row says so.
 func TestProgramsPrintingTheEnvironment(t *testing.T) {
@@ -82,6 +83,9 @@ func TestProgramsPrintingTheEnvironment(t *testing.T) {
 		{`awk 'BEGIN { for (k in ENVIRON) print k "=" ENVIRON[k] }'`, true, "ask"},
 		{`awk 'BEGIN { print ENVIRON["HOME"] }'`, false, "allow"},
 		{`gawk 'BEGIN { f = "sys" "tem"; @f("echo REGATE_PROBE_TOKEN=$REGATE_PROBE_TOKEN") }'`, true, "ask"},
+		// ARGV names the files awk reads: a program can add one.
+		{`echo REGATE_PROBE_TOKEN=$REGATE_PROBE_TOKEN > t.txt && awk 'BEGIN { ARGV[1] = "t.txt"; ARGC = 2 } { print }'`, true, "ask"},
+		{`echo REGATE_PROBE_TOKEN=$REGATE_PROBE_TOKEN > t.txt && awk 'BEGIN { ARGV[ARGC++] = "t.txt" } 1'`, true, "ask"},
 	} {
 		prog := strings.Fields(c.cmd)[0]
 		if path, err := exec.LookPath(prog); err == nil {
