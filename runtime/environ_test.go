@@ -80,6 +80,7 @@ func TestProgramsPrintingTheEnvironment(t *testing.T) {
 		{`jq -n '"env" | {env: .}'`, false, "ask"}, // a key named env: read as the builtin, errs on asking
 		{`jq -n '"env \(1)"'`, false, "allow"},
 		{`jq -n '{a: 1} | .env'`, false, "allow"},
+		{`echo env > p.jq && jq -n -f p.jq`, true, "ask"},
 		{`awk 'BEGIN { for (k in ENVIRON) print k "=" ENVIRON[k] }'`, true, "ask"},
 		{`awk 'BEGIN { print ENVIRON["HOME"] }'`, false, "allow"},
 		{`gawk 'BEGIN { f = "sys" "tem"; @f("echo REGATE_PROBE_TOKEN=$REGATE_PROBE_TOKEN") }'`, true, "ask"},

@@ -57,7 +57,7 @@ var programIndex = map[string]span{
 	"install":                 {"models/files.json", 8976, 10335},
 	"ionice":                  {"models/wrappers.json", 16431, 17138},
 	"jest":                    {"models/testrunners.json", 22, 13118},
-	"jq":                      {"models/search.json", 17332, 19175},
+	"jq":                      {"models/search.json", 17332, 19257},
 	"ksh":                     {"models/shells.json", 4042, 5187},
 	"ksh93":                   {"models/shells.json", 4042, 5187},
 	"kubectl":                 {"models/kubectl.json", 22, 73685},

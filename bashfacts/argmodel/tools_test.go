@@ -175,7 +175,7 @@ var toolCases = []parseCase{
 	// jq: the filter is a value; files are read.
 	{[]string{"jq", "-r", ".name", "package.json"}, "- code read", ""},
 	{[]string{"jq", "-n", "--rawfile", "x", ".env", "[$x]"}, "- - value read code", ""},
-	{[]string{"jq", "-f", "prog.jq", "in.json"}, "- read read", ""},
+	{[]string{"jq", "-f", "prog.jq", "in.json"}, "- read read", "jq -f runs a program regate cannot see"},
 	{[]string{"jq", "-n", "import \"x\" as $d; $d"}, "- code", "jq import \"x\" as $d; $d imports"},
 	{[]string{"jq", "-n", "--arg", "a"}, "", "jq: the option --arg needs 2 values"},
 	// tar: the mode decides the archive's role; -x writes unseen names.
