@@ -130,6 +130,11 @@ var forms = []form{
 	{"sed-e-cat", "sed", `-n 1e\ cat\ {T} README.md`, "runs"},
 	{"sed-text", "sed", `-e 'a\' -e 1r\ {T} README.md`, ""},
 
+	// awk: a program that names the file it reads in ARGV, and gawk's
+	// indirect call of system() (a syntax error in mawk).
+	{"awk-argv", "awk", `"BEGIN { ARGV[1] = \"{T}\"; ARGC = 2 } { print }"`, "script-file"},
+	{"awk-indirect-system", "awk", `"BEGIN { f = \"sys\" \"tem\"; @f(\"cat {T}\") }"`, "runs"},
+
 	// pwd: allowed, harmless, composed with the rest.
 	{"pwd", "pwd", "", ""},
 	{"pwd-P", "pwd", "-P", ""},
