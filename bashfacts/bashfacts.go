@@ -110,6 +110,11 @@ type Unit struct {
 	// (git --no-pager log is git log, globals.go), when it has any: the
 	// facts match it in the unit's own spelling group, in every mode.
 	Plain string `json:"plain,omitempty"`
+	// Resolved is the unit's text with every word that walks back over a
+	// folder (a/../b) spelt as the path it names (resolvedText), when one
+	// does: strict mode decides it by the rules, the catch-all included,
+	// so that a rule's "*" cannot reach above the folder it names.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 // Dir is the effective directory at a point of the command, relative to

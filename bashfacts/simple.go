@@ -117,6 +117,7 @@ func (w *walker) simple(words []*syntax.Word, start syntax.Pos, sc scope) Dir {
 	u.Spellings = otherSpellings(u.Text)
 	if !u.Dynamic {
 		u.Plain = plainText(prog, texts, inside)
+		u.Resolved = resolvedText(texts)
 		if core := coreText(prog, texts); core != "" && core != u.Plain {
 			u.Spellings = append(append(u.Spellings, core), otherSpellings(core)...)
 		}

@@ -1,6 +1,7 @@
 package bashfacts
 
 import (
+	"path"
 	"sort"
 	"strings"
 )
@@ -174,6 +175,73 @@ func permutations(xs []string) [][]string {
 		for _, p := range permutations(rest) {
 			out = append(out, append([]string{xs[i]}, p...))
 		}
+	}
+	return out
+}
+
+// resolvedText is a simple command's text with every word that walks down
+// and back up a folder (a "..") spelt as the path it names, lexically
+// (Unit.Resolved); "" when no word changes. A rule's "*" matches text, so
+// "bash scripts/*" met bash scripts/../../tmp/x.sh: the resolved spelling
+// is decided by the rules too, the catch-all included.
+func resolvedText(texts []string) string {
+	var out []string
+	for i, t := range texts {
+		r := resolvedWord(t)
+		if r == t {
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), texts...)
+		}
+		out[i] = r
+	}
+	if out == nil {
+		return ""
+	}
+	return strings.Join(out, " ")
+}
+
+// resolvedWord cleans a word whose path walks back over a name (a/../b,
+// ./x/../../y, /../etc); a word with no such "..", or only leading ones,
+// is returned as it is.
+func resolvedWord(w string) string {
+	if !strings.Contains(w, "/..") {
+		return w
+	}
+	// Only the path after an option's "=" (--file=a/../b) is cleaned.
+	prefix, p := "", w
+	if k := strings.IndexByte(w, '='); k >= 0 && strings.HasPrefix(w, "-") {
+		prefix, p = w[:k+1], w[k+1:]
+	}
+	c := path.Clean(p)
+	if c == withoutDots(p) {
+		return w // no ".." walks back over a name
+	}
+	if strings.HasPrefix(p, "./") && !strings.HasPrefix(c, "../") && c != ".." && !path.IsAbs(c) {
+		c = "./" + c // a program in the current folder stays one
+	}
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return prefix + c
+}
+
+// withoutDots is p cleaned of "." and empty components alone, its ".."
+// kept where they stand.
+func withoutDots(p string) string {
+	var kept []string
+	for _, part := range strings.Split(p, "/") {
+		if part != "." && part != "" {
+			kept = append(kept, part)
+		}
+	}
+	out := strings.Join(kept, "/")
+	switch {
+	case path.IsAbs(p):
+		return "/" + out
+	case out == "":
+		return "."
 	}
 	return out
 }

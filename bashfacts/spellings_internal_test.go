@@ -2,6 +2,7 @@ package bashfacts
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +46,32 @@ func TestOptionVariants(t *testing.T) {
 		}
 		if slices.Contains(got, c.unit) {
 			t.Errorf("%q: lists itself", c.unit)
+		}
+	}
+}
+
+// TestResolvedText: a word that walks back over a folder is spelt as the
+// path it names; leading ".." components, "..." and a revision range are
+// left as written, and a unit with no such word has no resolved text.
+func TestResolvedText(t *testing.T) {
+	for _, c := range []struct{ unit, want string }{
+		{"bash scripts/../../../tmp/evil.sh", "bash ../../tmp/evil.sh"},
+		{"./scripts/../x.sh --flag", "./x.sh --flag"},
+		{"./scripts/../../evil.sh", "../evil.sh"},
+		{"cat src/../README.md", "cat README.md"},
+		{"cat /../etc/passwd", "cat /etc/passwd"},
+		{"cat a//../b", "cat b"},
+		{"make --file=build/../evil.mk", "make --file=evil.mk"},
+		{"rm -rf build/../", "rm -rf ./"},
+		{"ls ../..", ""},
+		{"cat ../../a/b", ""},
+		{"ls a/...", ""},
+		{"git diff HEAD..main", ""},
+		{"cat ./a/./b", ""},
+		{"gcc -I../include x.c", ""},
+	} {
+		if got := resolvedText(strings.Fields(c.unit)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.unit, got, c.want)
 		}
 	}
 }

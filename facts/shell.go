@@ -98,6 +98,9 @@ func (e *Env) shellChecks(args map[string]any, st ShellTool, cwd string) []Check
 		if sp := e.unitSpellings(u); len(sp) > 0 {
 			checks = append(checks, spellingsCheck(c, sp))
 		}
+		if u.Resolved != "" {
+			checks = append(checks, resolvedCheck(c, u.Resolved))
+		}
 		i++
 	}
 	return checks
@@ -316,6 +319,18 @@ func prefixCheck(c Check, u bashfacts.Unit) Check {
 	p.Bare, p.StrictOnly, p.Strict = true, true, u.PrefixStrict
 	p.Wrapper, p.Runs = "", ""
 	return p
+}
+
+// resolvedCheck is the unit spelt with its ".." resolved
+// (bashfacts.Unit.Resolved), a group of its own that strict mode decides by
+// every rule, the catch-all included: bash scripts/../../tmp/x.sh, which
+// "bash scripts/*" matches as written, is also bash ../../tmp/x.sh, which
+// it does not. The unit's own floors stay on the unit's check.
+func resolvedCheck(c Check, resolved string) Check {
+	r := c
+	r.Forms = [][]string{{resolved}}
+	r.StrictOnly, r.Strict = true, ""
+	return r
 }
 
 // spellingsCheck is a unit's other spellings (bashfacts.Unit.Spellings),
