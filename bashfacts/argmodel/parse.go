@@ -449,7 +449,7 @@ func (ps *parser) program(p *Program, args []Arg, off int) {
 	}
 	if ps.finish(p) {
 		ps.operands(p, args, words, operands)
-		ps.whole(p, args, operands, pathspecs, narrowed)
+		ps.whole(p, args, words, operands, pathspecs, narrowed)
 	}
 }
 
@@ -479,24 +479,30 @@ func (ps *parser) separated(p *Program, args []Arg) int {
 // matches them against every path it tracks, which the history read gates
 // (facts/history.go); one that is magic (:(glob)…, :!…) does not, and is
 // left to the caller's floor.
-func (ps *parser) whole(p *Program, args []Arg, operands []int, pathspecs []Arg, narrowed bool) {
+func (ps *parser) whole(p *Program, args []Arg, words []Word, operands []int, pathspecs []Arg, narrowed bool) {
 	blobs := len(operands) > 0
 	for _, i := range operands {
 		blobs = blobs && strings.Contains(args[i].Text, ":")
 	}
 	var specs []string
 	if narrowed {
-		glob := false
-		for _, a := range pathspecs {
+		glob, walked := false, true
+		first := len(operands) - len(pathspecs)
+		for k, a := range pathspecs {
 			if a.Dynamic || strings.HasPrefix(a.Text, ":") {
 				return
 			}
 			glob = glob || (!a.Glob && strings.ContainsAny(a.Text, "*?["))
 			specs = append(specs, a.Text)
+			role := words[operands[first+k]].Role
+			walked = walked && (role == Tree || role == TreeTracked)
 		}
 		c := p.WholeNarrows
-		if glob && (c == nil || !ps.holds(c.If, c.Unless) || len(operands) > len(pathspecs)) {
+		switch {
+		case glob && (c == nil || !ps.holds(c.If, c.Unless) || first > 0):
 			return // a revision or the index's own history: left to the pathspec floor
+		case !glob && walked:
+			return // each pathspec is walked as an operand (git diff -- src)
 		}
 	} else if blobs {
 		return
