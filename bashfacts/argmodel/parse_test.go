@@ -89,6 +89,8 @@ var parseCases = []parseCase{
 	{[]string{"printf", "-v", "x", "%s", "y"}, "- value string string", ""},
 	{[]string{"pwd"}, "", ""},
 	{[]string{"less", "+!id", "f"}, "", "less +!id runs the less commands"},
+	{[]string{"less", "-t", "main"}, "- value", "less -t opens the file a tags file names"},
+	{[]string{"less", "--tag=main"}, "value", "less -t opens the file a tags file names"},
 	{[]string{"diff", "-u", "a", "b"}, "- read read", ""},
 	{[]string{"diff", "-ru", "a", "b"}, "- tree tree", ""},
 	{[]string{"cut", "-d:", "-f1", "/etc/passwd"}, "value value read", ""},
