@@ -75,6 +75,13 @@ func (e *Env) openRegularFile(name, what string) (io.ReadCloser, error) {
 // repository holding dir, the token's effective directory ("" when it is
 // unknown: the read asks).
 func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
+	return e.trackedReadChecks(t, dir, false)
+}
+
+// trackedReadChecks are historyChecks, kept, when changedOnly is set, to
+// the tracked files whose work-tree copy may differ from the index's
+// record (worktree.go): what git diff without a revision prints.
+func (e *Env) trackedReadChecks(t bashfacts.Token, dir string, changedOnly bool) []Check {
 	at := t.Pos.String()
 	floor := func(why string) []Check {
 		return []Check{{Surface: "path", Value: t.Value, Forms: [][]string{{path.Clean(t.Value)}}, At: at, StrictOnly: true,
@@ -83,16 +90,24 @@ func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
 	if dir == "" {
 		return floor("a cd to an unknown place came before it")
 	}
-	_, names, folder, err := e.trackedPaths(dir, t.Pathspecs)
+	tr, err := e.trackedPaths(dir, t.Pathspecs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil // not in a repository: git fails
 	case err != nil:
 		return floor(err.Error())
 	}
-	w := treeWalk{env: e, folder: folder}
-	for _, name := range names {
-		w.add(name, dir, false) // a link's entry holds the link's text, not its target's
+	var changed func(*index.Entry) bool
+	if changedOnly {
+		changed = e.changedSince(tr.gitDir, tr.root)
+	}
+	w := treeWalk{env: e, folder: tr.folder}
+	for _, en := range tr.entries {
+		first := len(w.groups)
+		w.add(en.Name, dir, false) // a link's entry holds the link's text, not its target's
+		if changed != nil && len(w.groups) > first && !changed(en) {
+			w.groups = w.groups[:first] // kept by the hint, and as the index recorded it
+		}
 	}
 	if len(w.groups) == 0 {
 		return nil
@@ -100,33 +115,42 @@ func (e *Env) historyChecks(t bashfacts.Token, dir string) []Check {
 	return []Check{{Surface: "path", Value: t.Value, Forms: w.groups, At: at, StrictOnly: true, Within: t.Value}}
 }
 
+// tracked is what trackedPaths finds: the repository's work tree (root)
+// and git folder, the index's entries that the pathspecs match, and the
+// spelling groups of the root.
+type tracked struct {
+	root, gitDir string
+	entries      []*index.Entry
+	folder       [][]string
+}
+
 // trackedPaths are the paths the index of the repository holding dir
 // tracks that specs match (pathspecMatcher), relative to the work tree's
-// root, and the spelling groups of that root; fs.ErrNotExist when dir is
-// in no repository.
-func (e *Env) trackedPaths(dir string, specs []string) (root string, names []string, folder [][]string, err error) {
+// root; fs.ErrNotExist when dir is in no repository.
+func (e *Env) trackedPaths(dir string, specs []string) (tracked, error) {
 	root, gitDir, err := e.repository(dir)
 	if err != nil {
-		return "", nil, nil, err
+		return tracked{}, err
 	}
-	all, err := e.indexPaths(gitDir)
+	all, err := e.indexEntries(gitDir)
 	if err != nil {
-		return "", nil, nil, err
+		return tracked{}, err
 	}
 	match, err := pathspecMatcher(specs, root, dir)
 	if err != nil {
-		return "", nil, nil, err
+		return tracked{}, err
 	}
 	f := e.PathForms(root, dir)
 	if f.Err != "" {
-		return "", nil, nil, errors.New(f.Err)
+		return tracked{}, errors.New(f.Err)
 	}
-	for _, name := range all {
-		if match(name) {
-			names = append(names, name)
+	tr := tracked{root: root, gitDir: gitDir, folder: f.groups()}
+	for _, en := range all {
+		if match(en.Name) {
+			tr.entries = append(tr.entries, en)
 		}
 	}
-	return root, names, f.groups(), nil
+	return tr, nil
 }
 
 // repository finds the repository that holds dir: its work tree's root and
@@ -166,8 +190,9 @@ func (e *Env) repository(dir string) (root, gitDir string, err error) {
 	}
 }
 
-// indexPaths are the paths the index of the git folder tracks, each once.
-func (e *Env) indexPaths(gitDir string) ([]string, error) {
+// indexEntries are the entries of the index of the git folder, one a
+// path (the first stage of a conflicted one).
+func (e *Env) indexEntries(gitDir string) ([]*index.Entry, error) {
 	if reader, ok := e.fs().(FileReader); ok {
 		if cfg, err := reader.ReadFile(path.Join(gitDir, "config")); err == nil &&
 			strings.Contains(strings.ToLower(string(cfg)), "sha256") {
@@ -193,12 +218,12 @@ func (e *Env) indexPaths(gitDir string) ([]string, error) {
 	if err := e.spent.probe(len(idx.Entries)); err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(idx.Entries))
+	out := make([]*index.Entry, 0, len(idx.Entries))
 	for i, en := range idx.Entries {
 		if i > 0 && idx.Entries[i-1].Name == en.Name {
 			continue // another stage of a conflicted path
 		}
-		out = append(out, en.Name)
+		out = append(out, en)
 	}
 	return out, nil
 }

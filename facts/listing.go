@@ -39,16 +39,17 @@ func (e *Env) listingChecks(t bashfacts.Token, base string) []Check {
 	if len(specs) == 0 {
 		specs = []string{"."} // git ls-files lists the working directory's paths
 	}
-	root, names, folder, err := e.trackedPaths(dir, specs)
+	tr, err := e.trackedPaths(dir, specs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil // not in a repository: git lists nothing
 	case err != nil:
 		return floor(err.Error())
 	}
-	w := treeWalk{env: e, folder: folder}
-	for _, name := range names {
-		word := lsFilesWord(path.Join(root, name), dir)
+	w := treeWalk{env: e, folder: tr.folder}
+	for _, en := range tr.entries {
+		name := en.Name
+		word := lsFilesWord(path.Join(tr.root, name), dir)
 		if strings.ContainsAny(word, " \t\n*?[") || strings.HasPrefix(word, "-") {
 			return floor("it lists " + word + ", which bash splits, globs again or passes as an option")
 		}

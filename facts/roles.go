@@ -46,6 +46,11 @@ func (e *Env) appendRoleChecks(out []Check, c Check, t bashfacts.Token, base str
 		// (history.go); the folder itself is not read.
 		dir, _ := e.effectiveDir(t.Dir, base)
 		return append(out, e.historyChecks(t, dir)...)
+	case argmodel.WorktreeChanges:
+		// The tracked files git diff prints: those the work tree changed
+		// (worktree.go).
+		dir, _ := e.effectiveDir(t.Dir, base)
+		return append(out, e.trackedReadChecks(t, dir, true)...)
 	case argmodel.Compose:
 		// What the compose project found from the folder reads and mounts
 		// (compose.go); the folder itself is not read.

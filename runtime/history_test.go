@@ -42,6 +42,17 @@ git init -q && git add -A && git commit -qm one && echo 'package b' > src/a.go &
 git init -q && git add -A && git commit -qm one && echo 'TOKEN=SECRET2' > .env && git stash -q`)
 	untracked := gitFixture(t, `mkdir src && echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one &&
 echo 'TOKEN=SECRET' > .env && git stash -q -u`)
+	// The index written a while after the files it records (not racy, as
+	// git counts it), then .env changed, or deleted, after it.
+	const settle = ` && touch -d @1600000000 .env src/a.go && git update-index -q --refresh`
+	settled := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`+settle)
+	changed := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`+settle+` && echo 'TOKEN=SECRET2' >> .env`)
+	deleted := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`+settle+` && rm .env`)
+	intent := gitFixture(t, `mkdir src && echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one &&
+touch -d @1600000000 src/a.go && echo 'TOKEN=SECRET' > .env && git add -N .env && git update-index -q --refresh`)
 	// An index that is a fifo would block a reader: regate asks instead.
 	fifo := gitFixture(t, `echo 'package a' > a.go && git init -q && git add -A && git commit -qm one && rm .git/index && mkfifo .git/index`)
 	call := facts.Call{Tool: "bash", Input: map[string]any{"command": "git log -p"}}
@@ -61,7 +72,17 @@ echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 		{tracked, "git show", true, "ask", "allow"},
 		{tracked, "git show HEAD~1", true, "ask", "allow"},
 		{tracked, "git diff HEAD~1", true, "ask", "allow"},
-		{tracked, "git diff", false, "ask", "allow"}, // a clean work tree, but it may print .env
+		// git diff with no revision prints the tracked files whose copy
+		// differs from the index's record of it: a settled, clean work
+		// tree prints nothing (it asked before the sixth stop of
+		// 2026-12-07), a changed or deleted .env is printed.
+		{settled, "git diff", false, "allow", "allow"},
+		{settled, "git diff -p --stat", false, "allow", "allow"},
+		{settled, "git diff --cached", false, "ask", "allow"}, // the index against HEAD: regate does not read objects
+		{settled, "git diff HEAD", false, "ask", "allow"},
+		{changed, "git diff", true, "ask", "allow"},
+		{deleted, "git diff", true, "ask", "allow"},
+		{intent, "git diff", true, "ask", "allow"}, // git add -N: the whole file is new to the diff
 		{tracked, "cd src && git log -p", true, "ask", "allow"},
 		{tracked, "git -C src log -p", true, "ask", "allow"},
 		// No contents, one blob, or a pathspec that leaves .env out.
@@ -120,7 +141,8 @@ echo 'TOKEN=SECRET' > .env && git stash -q -u`)
 		{ignored, "git show", false, "allow", "allow"},
 		{ignored, "git diff HEAD~1", false, "allow", "allow"},
 	} {
-		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/", stashed: "stashed/", untracked: "untracked/"}[c.repo]
+		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/", stashed: "stashed/", untracked: "untracked/",
+			settled: "settled/", changed: "changed/", deleted: "deleted/", intent: "intent/"}[c.repo]
 		t.Run(name+c.cmd, func(t *testing.T) {
 			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
 				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)

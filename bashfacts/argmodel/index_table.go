@@ -44,7 +44,7 @@ var programIndex = map[string]span{
 	"fish":                    {"models/shells.json", 6288, 7448},
 	"flock":                   {"models/wrappers.json", 7387, 8141},
 	"gawk":                    {"models/awk.json", 22, 2370},
-	"git":                     {"models/git.json", 22, 100887},
+	"git":                     {"models/git.json", 22, 101133},
 	"gmake":                   {"models/build.json", 26618, 29135},
 	"go":                      {"models/build.json", 22, 26612},
 	"gofmt":                   {"models/formatters.json", 22, 651},

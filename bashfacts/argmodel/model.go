@@ -44,6 +44,11 @@ const (
 	// reads from its index and history (git log -p, git show, git diff
 	// without a pathspec: Program.Whole).
 	History = "history"
+	// WorktreeChanges is a folder of a git repository whose tracked files
+	// git prints where the work tree differs from the index (git diff
+	// without a revision or --cached): facts compares each file with the
+	// index's record of it, as git does, and reads the ones that differ.
+	WorktreeChanges = "worktree-changes"
 	// TreeWrite is a folder whose entries a program deletes or changes,
 	// each meeting the path and the write rules (rm -r, chmod -R; find …
 	// -delete, read by bashfacts: its -name patterns are the filters).
@@ -122,14 +127,14 @@ func (p *Program) late(a Arg) bool {
 // PathRole reports whether a role names a file or folder the program uses.
 func PathRole(role string) bool {
 	switch role {
-	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, TreeWrite, Patch, Archive, Compose:
+	case Read, List, Write, Edit, Tree, TreeVisible, TreeTracked, TreeContext, ListTree, History, WorktreeChanges, TreeWrite, Patch, Archive, Compose:
 		return true
 	}
 	return false
 }
 
 var roles = map[string]bool{Pattern: true, Read: true, List: true, Write: true, Edit: true, Tree: true,
-	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, TreeWrite: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
+	TreeVisible: true, TreeTracked: true, TreeContext: true, ListTree: true, History: true, WorktreeChanges: true, TreeWrite: true, Patch: true, Archive: true, Compose: true, Shell: true, Command: true, CommandLine: true, CommandSplit: true, Code: true, Args: true, URL: true, String: true, Value: true, Stat: true}
 
 // filters are the values of an option's filter ("" for none).
 var filters = map[string]bool{"": true, FilterInclude: true, FilterExclude: true, FilterExcludeDir: true, FilterStrip: true, FilterDirectory: true,
@@ -316,6 +321,9 @@ type Cond struct {
 	Unless []string `json:"unless,omitempty"`
 	Reason string   `json:"reason,omitempty"`
 	Role   string   `json:"role,omitempty"`
+	// Bare limits a Program.Whole read to a call with no operand before
+	// "--" (git diff with no revision).
+	Bare bool `json:"bare,omitempty"`
 }
 
 // Opt is one option of a model.
@@ -808,8 +816,8 @@ func (p *Program) checkProgram(name string) error {
 		}
 	}
 	for _, c := range p.Whole {
-		if (c.Role != History && c.Role != Compose) || c.Reason != "" {
-			return fmt.Errorf("%s: whole reads in the role history or compose, with no reason", name)
+		if (c.Role != History && c.Role != WorktreeChanges && c.Role != Compose) || c.Reason != "" {
+			return fmt.Errorf("%s: whole reads in the role history, worktree-changes or compose, with no reason", name)
 		}
 	}
 	for _, s := range p.Operands {

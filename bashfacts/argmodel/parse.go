@@ -507,8 +507,9 @@ func (ps *parser) whole(p *Program, args []Arg, words []Word, operands []int, pa
 	} else if blobs {
 		return
 	}
+	bare := len(operands) == len(pathspecs)
 	for _, c := range p.Whole {
-		if ps.holds(c.If, c.Unless) {
+		if ps.holds(c.If, c.Unless) && (bare || !c.Bare) {
 			value := "."
 			if len(specs) == 1 && !strings.ContainsAny(specs[0], "*?[") {
 				value = specs[0] // named in the reason: reading the folder src…
