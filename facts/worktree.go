@@ -1,6 +1,10 @@
 package facts
 
 import (
+	"bytes"
+	"crypto/sha1"
+	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"time"
@@ -13,13 +17,14 @@ import (
 // tracked files whose work-tree copy differs from the index. git finds
 // them by comparing each file's lstat with what the index recorded of it
 // when it last wrote the file's entry (mode, size, times, inode, device,
-// owner), reading the contents only where those differ; and it counts an
-// entry modified in the same second as the index was written, or later,
-// as changed (racy: a write in that second would not show). regate makes the same
+// owner), and, where those differ or the entry is racy (modified in the
+// second the index was written, or later), hashing the contents to compare
+// them with the blob the entry names. regate makes the same
 // comparison and reads, as a history read does, the files git would
 // compare: so a repository that tracks a key the rules deny lets git diff
-// through while that key is untouched, and asks once it is changed,
-// deleted, or staged with intent-to-add. A file system that cannot report
+// through while that key is untouched (touched or checked out again
+// included), and asks once it is changed, deleted, or staged with
+// intent-to-add. A file system that cannot report
 // these records (MapFS) counts every file as changed, as before.
 
 // FileRecord is what lstat reports of a file that git's index records.
@@ -52,15 +57,45 @@ func (e *Env) changedSince(gitDir, root string) func(*index.Entry) bool {
 		if en.Mode == filemode.Submodule {
 			return false // a submodule's diff is its commit's name
 		}
-		if en.Stage != 0 || en.IntentToAdd || en.SkipWorktree || en.ModifiedAt.Unix() >= stamp.ModTime.Unix() {
-			return true // conflicted, a placeholder, sparse, or racy (git compares seconds)
+		if en.Stage != 0 || en.IntentToAdd || en.SkipWorktree {
+			return true // conflicted, a placeholder, or sparse
 		}
 		if e.spent.probe(1) != nil {
 			return true
 		}
 		r, err := rfs.LstatRecord(path.Join(root, en.Name))
-		return err != nil || !sameRecord(en, r)
+		switch {
+		case err != nil:
+			return true // gone: git prints its removal
+		case sameRecord(en, r) && en.ModifiedAt.Unix() < stamp.ModTime.Unix():
+			return false // as recorded, and not racy (git compares seconds)
+		}
+		return !e.sameContent(root, en, r)
 	}
+}
+
+// maxHashBytes bounds the file sameContent hashes: a larger one counts as
+// changed.
+const maxHashBytes = 1 << 20
+
+// sameContent reports whether a tracked file whose record differs from
+// the index's (or is racy) still holds the blob the entry names, as git
+// checks next: sha1 of "blob SIZE\0" and the contents. A file git would
+// filter (a clean filter, line endings) hashes otherwise, and counts as
+// changed.
+func (e *Env) sameContent(root string, en *index.Entry, r FileRecord) bool {
+	if !r.Mode.IsRegular() || r.Size > maxHashBytes || uint32(r.Size) != en.Size {
+		return false
+	}
+	f, err := e.openRegularFile(path.Join(root, en.Name), en.Name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", r.Size)
+	n, err := io.Copy(h, io.LimitReader(f, maxHashBytes+1))
+	return err == nil && n == r.Size && bytes.Equal(h.Sum(nil), en.Hash[:])
 }
 
 // sameRecord reports whether lstat's record of a file matches the index

@@ -51,6 +51,8 @@ git init -q && git add -A && git commit -qm one`+settle)
 git init -q && git add -A && git commit -qm one`+settle+` && echo 'TOKEN=SECRET2' >> .env`)
 	deleted := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
 git init -q && git add -A && git commit -qm one`+settle+` && rm .env`)
+	touched := gitFixture(t, `mkdir src && echo 'TOKEN=SECRET1' > .env && echo 'package a' > src/a.go &&
+git init -q && git add -A && git commit -qm one`+settle+` && touch .env`)
 	intent := gitFixture(t, `mkdir src && echo 'package a' > src/a.go && git init -q && git add -A && git commit -qm one &&
 touch -d @1600000000 src/a.go && echo 'TOKEN=SECRET' > .env && git add -N .env && git update-index -q --refresh`)
 	// An index that is a fifo would block a reader: regate asks instead.
@@ -82,6 +84,8 @@ touch -d @1600000000 src/a.go && echo 'TOKEN=SECRET' > .env && git add -N .env &
 		{settled, "git diff HEAD", false, "ask", "allow"},
 		{changed, "git diff", true, "ask", "allow"},
 		{deleted, "git diff", true, "ask", "allow"},
+		{touched, "git diff", false, "allow", "allow"}, // its record differs, its contents do not
+		{tracked, "git diff", false, "allow", "allow"}, // racy entries, compared by their contents
 		{intent, "git diff", true, "ask", "allow"}, // git add -N: the whole file is new to the diff
 		{tracked, "cd src && git log -p", true, "ask", "allow"},
 		{tracked, "git -C src log -p", true, "ask", "allow"},
@@ -142,7 +146,7 @@ touch -d @1600000000 src/a.go && echo 'TOKEN=SECRET' > .env && git add -N .env &
 		{ignored, "git diff HEAD~1", false, "allow", "allow"},
 	} {
 		name := map[string]string{tracked: "tracked/", dirty: "dirty/", ignored: "ignored/", stashed: "stashed/", untracked: "untracked/",
-			settled: "settled/", changed: "changed/", deleted: "deleted/", intent: "intent/"}[c.repo]
+			settled: "settled/", changed: "changed/", deleted: "deleted/", intent: "intent/", touched: "touched/"}[c.repo]
 		t.Run(name+c.cmd, func(t *testing.T) {
 			if got := showsSecret(t, c.repo, c.cmd); got != c.prints {
 				t.Fatalf("%s: the secret printed: %v, want %v", c.cmd, got, c.prints)
