@@ -86,7 +86,7 @@ touch -d @1600000000 src/a.go && echo 'TOKEN=SECRET' > .env && git add -N .env &
 		{deleted, "git diff", true, "ask", "allow"},
 		{touched, "git diff", false, "allow", "allow"}, // its record differs, its contents do not
 		{tracked, "git diff", false, "allow", "allow"}, // racy entries, compared by their contents
-		{intent, "git diff", true, "ask", "allow"}, // git add -N: the whole file is new to the diff
+		{intent, "git diff", true, "ask", "allow"},     // git add -N: the whole file is new to the diff
 		{tracked, "cd src && git log -p", true, "ask", "allow"},
 		{tracked, "git -C src log -p", true, "ask", "allow"},
 		// No contents, one blob, or a pathspec that leaves .env out.
