@@ -1,6 +1,7 @@
 package bashfacts_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,16 +15,19 @@ import (
 // joined by ";", a command name abbreviated, a tmux command given as a
 // string to if-shell. want is what rec is run with as regate reads the
 // command, real (when set) what tmux really runs it with: a key binding
-// runs nothing until the key is pressed, which regate reads anyway.
+// runs nothing until the key is pressed, which regate reads anyway. A
+// session whose command ends at once can take the server down before an
+// if-shell or run-shell after it answers its client, which then waits for
+// good: those rows keep their session alive a moment.
 var tmuxCases = []struct{ cmd, want, real string }{
 	{"tmux new-session -d 'rec a'", "a", ""},
 	{"tmux new -d rec a b", "a b", ""},
 	{"tmux new-sess -d 'rec a'", "a", ""},
 	{"tmux new -d -s s -n w 'rec a; sleep 1'", "a", ""},
-	{"tmux new -d true \\; run-shell 'rec a'", "a", ""},
+	{"tmux new -d 'sleep 2' \\; run-shell 'rec a'", "a", ""},
 	{"tmux new -d 'sleep 1' \\; run -b 'rec a'", "a", ""},
-	{"tmux new -d true \\; if-shell true 'run-shell \"rec a\"'", "a", ""},
-	{"tmux new -d true \\; if-shell 'rec a' true", "a", ""},
+	{"tmux new -d 'sleep 2' \\; if-shell true 'run-shell \"rec a\"'", "a", ""},
+	{"tmux new -d 'sleep 2' \\; if-shell 'rec a' true", "a", ""},
 	{"tmux new -d \\; send-keys 'REC/rec a' Enter", "a", ""}, // the pane's shell is a login shell: PATH anew
 	{"tmux new -d true \\; bind x run-shell 'rec a'", "a", "-"},
 	{"tmux new -d true \\; set-hook -g session-closed 'run-shell \"rec a\"' \\; kill-session", "a", ""},
@@ -47,14 +51,19 @@ func TestTmuxRunsWhatRegateReads(t *testing.T) {
 			}
 			out := writeRec(t, dir)
 			env := append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"), "TMUX_TMPDIR="+dir, "TMUX=", "HOME="+dir, "SHELL=/bin/sh", "ENV=")
-			run := exec.Command(bash, "-c", strings.Replace(cmd, "tmux ", "tmux -f /dev/null ", 1))
-			run.Dir, run.Env, run.Stdin = dir, env, strings.NewReader("")
-			msg, _ := run.CombinedOutput()
+			// A client can wait for good on a server that exits under it
+			// (new -d true \; if-shell …: the session ends at once): the
+			// run is bounded, and kill-server releases the client.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			run := exec.CommandContext(ctx, bash, "-c", strings.Replace(cmd, "tmux ", "tmux -f /dev/null ", 1))
+			run.Dir, run.Env, run.Stdin, run.WaitDelay = dir, env, strings.NewReader(""), time.Second
 			defer func() {
 				kill := exec.Command("tmux", "kill-server")
 				kill.Env = env
 				kill.Run()
 			}()
+			msg, _ := run.CombinedOutput()
 			want := c.want
 			if c.real != "" {
 				want = c.real
