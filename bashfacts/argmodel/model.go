@@ -1008,12 +1008,8 @@ func (o *Opt) checkExtras(prog string) error {
 // and whether it is inert (Opt.Inert). known is false for a name that is
 // no such option, and for every name of a program without subcommands.
 func Global(program, name string) (value, inert, known bool) {
-	p, err := lookup(program)
-	if err != nil || p == nil || len(p.Subcommands) == 0 && p.subs == nil {
-		return false, false, false
-	}
-	o := p.exact[name]
-	if o == nil || !slices.Contains(p.Options, o) && !slices.Contains(p.Persistent, o) {
+	o := global(program, name)
+	if o == nil {
 		return false, false, false
 	}
 	return o.Arg == argRequired, o.Inert, true
@@ -1022,12 +1018,22 @@ func Global(program, name string) (value, inert, known bool) {
 // InertValue reports whether the global option name of program, given
 // value, is inert (Opt.InertValues): git -c core.pager=cat.
 func InertValue(program, name, value string) bool {
+	o := global(program, name)
+	return o != nil && o.inertValues != nil && o.inertValues.MatchString(value)
+}
+
+// global is the option a program with subcommands reads before its
+// subcommand by the exact name, nil when there is none.
+func global(program, name string) *Opt {
 	p, err := lookup(program)
-	if err != nil || p == nil || p.subs == nil && len(p.Subcommands) == 0 {
-		return false
+	if err != nil || p == nil || len(p.Subcommands) == 0 && p.subs == nil {
+		return nil
 	}
 	o := p.exact[name]
-	return o != nil && o.inertValues != nil && slices.Contains(p.Options, o) && o.inertValues.MatchString(value)
+	if o == nil || !slices.Contains(p.Options, o) && !slices.Contains(p.Persistent, o) {
+		return nil
+	}
+	return o
 }
 
 // Has reports whether a program (by base name) has a model.

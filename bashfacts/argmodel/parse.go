@@ -485,9 +485,9 @@ func (ps *parser) whole(p *Program, args []Arg, words []Word, operands []int, pa
 		blobs = blobs && strings.Contains(args[i].Text, ":")
 	}
 	var specs []string
+	first := len(operands) - len(pathspecs) // operands before "--"
 	if narrowed {
 		glob, walked := false, true
-		first := len(operands) - len(pathspecs)
 		for k, a := range pathspecs {
 			if a.Dynamic || strings.HasPrefix(a.Text, ":") {
 				return
@@ -507,9 +507,8 @@ func (ps *parser) whole(p *Program, args []Arg, words []Word, operands []int, pa
 	} else if blobs {
 		return
 	}
-	bare := len(operands) == len(pathspecs)
 	for _, c := range p.Whole {
-		if ps.holds(c.If, c.Unless) && (bare || !c.Bare) {
+		if ps.holds(c.If, c.Unless) && (first == 0 || !c.Bare) {
 			value := "."
 			if len(specs) == 1 && !strings.ContainsAny(specs[0], "*?[") {
 				value = specs[0] // named in the reason: reading the folder src…
